@@ -1,0 +1,523 @@
+"""The steppable, deterministic game state.
+
+A game is fully determined by (ruleset, seat count, seed, choices). It runs as a generator
+pipeline: the round flow and every card behaviour are generator functions that *yield* a
+:class:`Decision` whenever someone must choose, and receive the chosen option index back.
+Nested actions (Flip Three inside Flip Three, set-aside cards) are plain nested generators,
+so there is no recursion in the driver and depth is bounded by the number of action cards.
+
+The driver loop is::
+
+    game = Game(RULESETS["base"], seats=4, seed=7)
+    while not game.over:
+        d = game.decision          # kind, seat, options
+        game.step(choose(d))       # index into d.options
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import ACTION, MODIFIER, NUMBER, Card, CardType
+
+if TYPE_CHECKING:
+    from engine.rulesets import Ruleset
+
+# Player status (B2)
+ACTIVE = "active"
+STAYED = "stayed"
+FROZEN = "frozen"
+BUSTED = "busted"
+
+# Decision kinds (RULES.md, "Decision points")
+HIT_OR_STAY = "HIT_OR_STAY"
+CHOOSE_TARGET = "CHOOSE_TARGET"
+GIVE_SECOND_CHANCE = "GIVE_SECOND_CHANCE"
+GIVE_MODIFIER = "GIVE_MODIFIER"
+STEAL = "STEAL"
+DISCARD = "DISCARD"
+SWAP = "SWAP"
+FLIP7_BONUS = "FLIP7_BONUS"
+DECISION_KINDS = (
+    HIT_OR_STAY,
+    CHOOSE_TARGET,
+    GIVE_SECOND_CHANCE,
+    GIVE_MODIFIER,
+    STEAL,
+    DISCARD,
+    SWAP,
+    FLIP7_BONUS,
+)
+
+HIT = "HIT"
+STAY = "STAY"
+HIT_STAY = (HIT, STAY)
+HIT_ONLY = (HIT,)
+
+MAX_SEATS = 18
+FLIP7_CARDS = 7
+FLIP7_BONUS_POINTS = 15
+
+Flow = Generator["Decision", int, Any]
+
+
+class IllegalChoice(ValueError):
+    """An answer that is not an index into the pending decision's options."""
+
+
+class GameOver(RuntimeError):
+    """A step was attempted on a finished game."""
+
+
+class Decision:
+    """A pending choice: who chooses, what kind, and the enumerated legal options.
+
+    ``options`` is a tuple; the answer is an index into it. Option values by kind:
+    HIT_OR_STAY → "HIT"/"STAY"; CHOOSE_TARGET, GIVE_SECOND_CHANCE, GIVE_MODIFIER → seat;
+    STEAL, DISCARD → (seat, card label); SWAP → ((seat, label), (seat, label));
+    FLIP7_BONUS → -1 for +15 to oneself, else the seat that loses 15.
+    ``card`` is the label of the card being resolved, if any.
+    """
+
+    __slots__ = ("kind", "seat", "options", "card")
+
+    def __init__(self, kind: str, seat: int, options: Sequence[Any], card: str | None) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.options = options
+        self.card = card
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind}, seat={self.seat}, options={self.options!r}, card={self.card!r})"
+
+
+class Player:
+    """One seat's state within the current round plus its game total."""
+
+    __slots__ = (
+        "seat",
+        "numbers",
+        "modifiers",
+        "extras",
+        "status",
+        "flip7",
+        "sum",
+        "ranks",
+        "total",
+        "round_score",
+        "penalty",
+    )
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.total = 0
+        self.round_score = 0
+        self.penalty = 0
+        self.reset()
+
+    def reset(self) -> None:
+        self.numbers: list[Card] = []
+        self.modifiers: list[Card] = []
+        self.extras: list[Card] = []  # held Second Chance
+        self.status = ACTIVE
+        self.flip7 = False
+        self.sum = 0
+        self.ranks: set[int] = set()
+
+    def line(self) -> list[Card]:
+        return self.numbers + self.modifiers + self.extras
+
+    def has_cards(self) -> bool:
+        return bool(self.numbers or self.modifiers or self.extras)
+
+    def add_number(self, card: Card) -> None:
+        self.numbers.append(card)
+        self.sum += card.value
+        self.ranks.add(card.value)
+
+    def remove(self, card: Card) -> None:
+        """Take a face-up card out of the line (Steal, Swap, Discard, Unlucky 7)."""
+        if card.kind == NUMBER:
+            self.numbers.remove(card)
+            self.recount()
+        elif card.kind == MODIFIER:
+            self.modifiers.remove(card)
+        else:
+            self.extras.remove(card)
+
+    def recount(self) -> None:
+        self.sum = sum(c.value for c in self.numbers)
+        self.ranks = {c.value for c in self.numbers}
+
+
+class Game:
+    """One game of Flip 7 under a ruleset.
+
+    Parameters
+    ----------
+    ruleset: the rules (see :mod:`engine.rulesets`).
+    seats: 1–18.
+    seed: any int; the only source of randomness.
+    stack: card labels to put on top of the shuffled deck, drawn first in the given order
+        (tests use it to script scenarios; the rest of the deck is shuffled by the seed).
+    deck: an exact draw order of card labels; cards of the full deck not listed are set
+        out of play ("box"). Mutually exclusive with ``stack``.
+    single_round: end after one round (statistics).
+    record_events: keep the event log (on by default).
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        seats: int,
+        seed: int,
+        *,
+        stack: Iterable[str] | None = None,
+        deck: Iterable[str] | None = None,
+        single_round: bool = False,
+        record_events: bool = True,
+    ) -> None:
+        if not 1 <= seats <= MAX_SEATS:
+            raise ValueError(f"seats must be between 1 and {MAX_SEATS}, got {seats}")
+        self.ruleset = ruleset
+        self.n = seats
+        self.seed = seed
+        self.single_round = single_round
+        self.rng = random.Random(seed)
+        self.players = [Player(i) for i in range(seats)]
+        self.events: list[tuple[Any, ...]] = []
+        self.record_events = record_events
+        self.choices: list[int] = []
+        self.box: list[Card] = []
+        self.discard: list[Card] = []
+        self.limbo: list[Card] = []  # set aside or being resolved
+        self.deck = self._build_deck(stack, deck)
+        self.deck_count: dict[CardType, int] = {}
+        self._count_deck()
+        self.round = 0
+        self.dealer = 0
+        self.order: list[int] = []
+        self.n_active = 0
+        self.round_over = False
+        self.flip7_seat: int | None = None
+        self.bonus_declined = False
+        self.extra_rounds = 0
+        self.winners: tuple[int, ...] = ()
+        self.ranks: tuple[int, ...] = ()
+        self.over = False
+        self.decision: Decision | None = None
+        self._gen = self._play()
+        self._advance(None)
+
+    # ------------------------------------------------------------------ setup
+    def _build_deck(self, stack: Iterable[str] | None, exact: Iterable[str] | None) -> list[Card]:
+        cards = list(self.ruleset.cards)
+        if exact is not None:
+            if stack is not None:
+                raise ValueError("give either stack or deck, not both")
+            order = [_take(cards, label) for label in exact]
+            self.box = cards
+            return order[::-1]
+        top = [_take(cards, label) for label in (stack or ())]
+        self.rng.shuffle(cards)
+        return cards + top[::-1]
+
+    def _count_deck(self) -> None:
+        dc: dict[CardType, int] = {}
+        for c in self.deck:
+            dc[c.type] = dc.get(c.type, 0) + 1
+        self.deck_count = dc
+
+    # ------------------------------------------------------------------ driving
+    def step(self, index: int) -> None:
+        """Answer the pending decision with an index into its options."""
+        d = self.decision
+        if d is None:
+            raise GameOver("the game is over")
+        if type(index) is not int or not 0 <= index < len(d.options):
+            raise IllegalChoice(f"option {index!r} is not in 0..{len(d.options) - 1}")
+        self.choices.append(index)
+        self._advance(index)
+
+    def _advance(self, answer: int | None) -> None:
+        send = self._gen.send
+        auto = self.ruleset.auto_single
+        try:
+            d = send(answer)  # type: ignore[arg-type]
+            while auto and len(d.options) == 1:
+                d = send(0)
+        except StopIteration:
+            self.decision = None
+            self.over = True
+            return
+        self.decision = d
+
+    @classmethod
+    def replay(
+        cls, ruleset: Ruleset, seats: int, seed: int, choices: Iterable[int], **kw: Any
+    ) -> Game:
+        """Rebuild a game from its seed and recorded choices."""
+        g = cls(ruleset, seats, seed, **kw)
+        for c in choices:
+            g.step(c)
+        return g
+
+    # ------------------------------------------------------------------ primitives
+    def ev(self, event: tuple[Any, ...]) -> None:
+        if self.record_events:
+            self.events.append(event)
+
+    def draw(self) -> Card | None:
+        """Top card of the deck, reshuffling the discard pile when empty (X4)."""
+        deck = self.deck
+        if not deck:
+            if not self.discard:
+                return None
+            deck = self.discard
+            self.discard = []
+            self.rng.shuffle(deck)
+            self.deck = deck
+            self._count_deck()
+            if self.record_events:
+                self.events.append(("reshuffle", len(deck)))
+        card = deck.pop()
+        self.deck_count[card.type] -= 1
+        return card
+
+    def give(self, seat: int, card: Card) -> Flow | None:
+        """Deliver a drawn card to a seat; returns the card's flow if it needs decisions."""
+        if self.record_events:
+            self.events.append(("draw", seat, card.label))
+        return card.receive(self, seat, card)
+
+    def hit(self, seat: int) -> Flow:
+        """The seat draws one card and receives it (X6); an exhausted deck is a stay (X4)."""
+        card = self.draw()
+        if card is None:
+            self.stay(seat)
+            return
+        flow = self.give(seat, card)
+        if flow is not None:
+            yield from flow
+
+    def stay(self, seat: int) -> None:
+        p = self.players[seat]
+        if p.status is ACTIVE:
+            self.n_active -= 1
+        p.status = STAYED
+        if self.record_events:
+            self.events.append(("stay", seat))
+
+    def freeze(self, seat: int) -> None:
+        p = self.players[seat]
+        if p.status is ACTIVE:
+            self.n_active -= 1
+        p.status = FROZEN
+        self.ev(("frozen", seat))
+
+    def bust(self, seat: int, card: Card) -> None:
+        p = self.players[seat]
+        if p.status is ACTIVE:
+            self.n_active -= 1
+        p.status = BUSTED
+        p.numbers.append(card)  # the duplicate stays on the table (X7)
+        self.ev(("bust", seat, card.label))
+
+    def flip7(self, seat: int) -> None:
+        self.players[seat].flip7 = True
+        self.flip7_seat = seat
+        self.round_over = True
+        self.ev(("flip7", seat))
+
+    def to_discard(self, card: Card, reason: str) -> None:
+        """Discard a card that is in limbo (set aside or being resolved) or just drawn."""
+        try:
+            self.limbo.remove(card)
+        except ValueError:
+            pass
+        self.discard.append(card)
+        self.ev(("discard", card.label, reason))
+
+    def retire(self, card: Card) -> None:
+        """A resolved action card goes to the discard pile (B3), unless the round ended."""
+        if card in self.limbo:
+            self.limbo.remove(card)
+            self.discard.append(card)
+
+    def can_stay(self, p: Player) -> bool:
+        if not (p.numbers or p.modifiers or p.extras):
+            return False
+        for c in p.numbers:
+            if c.type.blocks_stay:
+                return False
+        return True
+
+    def active_seats(self, _chooser: int | None = None) -> list[int]:
+        """Active seats in turn order from the dealer's left."""
+        players = self.players
+        return [s for s in self.order if players[s].status is ACTIVE]
+
+    def unbusted_seats(self, _chooser: int | None = None) -> list[int]:
+        players = self.players
+        return [s for s in self.order if players[s].status is not BUSTED]
+
+    def unseen(self) -> dict[str, int]:
+        """The draw pile as a multiset of labels (X10): public to card counters."""
+        out: dict[str, int] = {}
+        for ctype, n in self.deck_count.items():
+            if n:
+                out[ctype.label] = out.get(ctype.label, 0) + n
+        return out
+
+    def all_cards(self) -> list[Card]:
+        """Every card of the game, wherever it is (for accounting checks)."""
+        cards = self.deck + self.discard + self.limbo + self.box
+        for p in self.players:
+            cards += p.line()
+        return cards
+
+    # ------------------------------------------------------------------ flow
+    def _play(self) -> Flow:
+        while True:
+            yield from self._round()
+            if self._finish_round():
+                return
+
+    def _round(self) -> Flow:
+        self.round += 1
+        n = self.n
+        dealer = self.dealer
+        self.order = order = [(dealer + 1 + i) % n for i in range(n)]
+        players = self.players
+        for p in players:
+            p.reset()
+        self.n_active = n
+        self.round_over = False
+        self.flip7_seat = None
+        self.bonus_declined = False
+        record = self.record_events
+        events = self.events
+        if record:
+            events.append(("round_start", self.round, dealer))
+        # X5: the initial deal, actions resolved at once
+        for seat in order:
+            if self.round_over:
+                break
+            p = players[seat]
+            if p.status is not ACTIVE:
+                continue
+            if p.numbers or p.modifiers or p.extras:
+                opts = HIT_STAY if self.can_stay(p) else HIT_ONLY
+                if (yield Decision(HIT_OR_STAY, seat, opts, None)) == 1:
+                    self.stay(seat)
+                    continue
+            card = self.draw()
+            if card is None:
+                self.stay(seat)
+                continue
+            if record:
+                events.append(("deal", seat, card.label))
+            flow = card.receive(self, seat, card)
+            if flow is not None:
+                yield from flow
+        # X6: turns until nobody is active or someone flips 7
+        while not self.round_over and self.n_active:
+            for seat in order:
+                if self.round_over:
+                    break
+                p = players[seat]
+                if p.status is not ACTIVE:
+                    continue
+                opts = HIT_STAY if self.can_stay(p) else HIT_ONLY
+                if (yield Decision(HIT_OR_STAY, seat, opts, None)) == 1:
+                    self.stay(seat)
+                    continue
+                card = self.draw()
+                if card is None:
+                    self.stay(seat)
+                    continue
+                if record:
+                    events.append(("draw", seat, card.label))
+                flow = card.receive(self, seat, card)
+                if flow is not None:
+                    yield from flow
+        # Brutal: the Flip 7 player may choose a penalty instead of the bonus (V8)
+        if self.flip7_seat is not None and self.ruleset.brutal:
+            yield from self._brutal_flip7(self.flip7_seat)
+
+    def _brutal_flip7(self, seat: int) -> Flow:
+        others = [s for s in self.order if s != seat]
+        options = (-1, *others)
+        idx = yield Decision(FLIP7_BONUS, seat, options, None)
+        victim = options[idx]
+        if victim >= 0:
+            self.bonus_declined = True  # no +15 for themselves
+            self.players[victim].penalty += FLIP7_BONUS_POINTS
+            self.ev(("flip7_penalty", seat, victim))
+
+    def _finish_round(self) -> bool:
+        """Score the round, clear the table, rotate the dealer; True when the game is over."""
+        rules = self.ruleset
+        score = rules.score
+        bust_score = rules.bust_score
+        discard = self.discard
+        scores = []
+        for p in self.players:
+            s = bust_score(p, rules) if p.status is BUSTED else score(p, rules)
+            if p.flip7 and p.status is not BUSTED and not self.bonus_declined:
+                s += FLIP7_BONUS_POINTS
+            p.round_score = s
+            p.total += s - p.penalty
+            p.penalty = 0
+            scores.append(s)
+            discard.extend(p.numbers)
+            discard.extend(p.modifiers)
+            discard.extend(p.extras)
+            p.numbers = []
+            p.modifiers = []
+            p.extras = []
+        if self.limbo:
+            discard.extend(self.limbo)
+            self.limbo = []
+        totals = tuple(p.total for p in self.players)
+        self.ev(("round_end", self.round, tuple(scores), totals))
+        self.dealer = (self.dealer + 1) % self.n
+        top = max(totals)
+        leaders = tuple(s for s, t in enumerate(totals) if t == top)
+        over = False
+        if self.single_round:
+            over = True
+        elif top >= rules.target_score:
+            if len(leaders) == 1 or self.extra_rounds >= rules.max_tie_rounds:
+                over = True
+            else:
+                self.extra_rounds += 1
+                self.ev(("tie_continue", leaders))
+        if over:
+            self.winners = leaders
+            self.ranks = tuple(1 + sum(1 for u in totals if u > t) for t in totals)
+            self.ev(("game_over", leaders, totals))
+        return over
+
+
+def _take(cards: list[Card], label: str) -> Card:
+    for i, c in enumerate(cards):
+        if c.label == label:
+            return cards.pop(i)
+    raise ValueError(f"no card {label!r} left in the deck")
+
+
+__all__ = [
+    "ACTION",
+    "ACTIVE",
+    "BUSTED",
+    "FROZEN",
+    "STAYED",
+    "Decision",
+    "Game",
+    "GameOver",
+    "IllegalChoice",
+    "Player",
+]

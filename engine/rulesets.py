@@ -1,0 +1,71 @@
+"""Rulesets are data: a deck of card types (which carry their behaviour), a scoring order,
+and options. ``RULESETS[name].with_options(...)`` derives a variant."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.base import base_deck, score_base, score_busted
+from engine.cards import Card, CardType, build_deck
+
+if TYPE_CHECKING:
+    from engine.game import Player
+
+ScoreFn = Callable[["Player", "Ruleset"], int]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    deck: tuple[tuple[CardType, int], ...]
+    score: ScoreFn
+    bust_score: ScoreFn
+    brutal: bool = False
+    target_score: int = 200
+    auto_single: bool = True  # X9: apply a single legal option without asking
+    max_tie_rounds: int = 50  # X1 ruling
+    cards: tuple[Card, ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.cards:
+            object.__setattr__(self, "cards", build_deck(self.deck))
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.cards)
+
+    def with_options(self, **options: Any) -> Ruleset:
+        """A copy with options changed (brutal, target_score, auto_single, max_tie_rounds)."""
+        allowed = {"brutal", "target_score", "auto_single", "max_tie_rounds"}
+        unknown = set(options) - allowed
+        if unknown:
+            raise ValueError(f"unknown ruleset option(s): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **options)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "variant": self.name,
+            "brutal": self.brutal,
+            "target_score": self.target_score,
+            "auto_single": self.auto_single,
+            "max_tie_rounds": self.max_tie_rounds,
+            "deck_size": self.deck_size,
+        }
+
+
+BASE = Ruleset("base", tuple(base_deck()), score_base, score_busted)
+
+RULESETS: dict[str, Ruleset] = {"base": BASE}
+
+
+def get_ruleset(variant: str, **options: Any) -> Ruleset:
+    try:
+        rs = RULESETS[variant]
+    except KeyError:
+        raise ValueError(
+            f"unknown variant {variant!r} (choose from {', '.join(RULESETS)})"
+        ) from None
+    return rs.with_options(**options) if options else rs
