@@ -148,9 +148,12 @@ def apply_flip_three(g: Game, chooser: int, target: int, card: Card) -> Flow:
 
 
 # ---------------------------------------------------------------- scoring (B7)
-def score_base(p: Player, rules: Ruleset) -> int:
-    """Sum of numbers → ×2 (numbers only) → + modifiers. The Flip 7 bonus is added by the game."""
-    s = p.sum
+def score_base(p: Player, rules: Ruleset, number_sum: int | None = None) -> int:
+    """Sum of numbers → ×2 (numbers only) → + modifiers. The Flip 7 bonus is added by the game.
+
+    ``number_sum`` scores the line as if its numbers summed to that (used by policies).
+    """
+    s = p.sum if number_sum is None else number_sum
     add = 0
     for m in p.modifiers:
         if m.type.op == "x2":
@@ -160,7 +163,7 @@ def score_base(p: Player, rules: Ruleset) -> int:
     return s + add
 
 
-def score_busted(p: Player, rules: Ruleset) -> int:
+def score_busted(p: Player, rules: Ruleset, number_sum: int | None = None) -> int:
     return 0
 
 

@@ -90,4 +90,3 @@ def build_deck(spec: Iterable[tuple[CardType, int]]) -> tuple[Card, ...]:
         for _ in range(copies):
             cards.append(Card(len(cards), ctype))
     return tuple(cards)
-

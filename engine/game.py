@@ -90,7 +90,9 @@ class Decision:
         self.card = card
 
     def __repr__(self) -> str:
-        return f"Decision({self.kind}, seat={self.seat}, options={self.options!r}, card={self.card!r})"
+        return (
+            f"Decision({self.kind}, seat={self.seat}, options={self.options!r}, card={self.card!r})"
+        )
 
 
 class Player:

@@ -12,9 +12,9 @@ from engine.base import base_deck, score_base, score_busted
 from engine.cards import Card, CardType, build_deck
 
 if TYPE_CHECKING:
-    from engine.game import Player
+    pass
 
-ScoreFn = Callable[["Player", "Ruleset"], int]
+ScoreFn = Callable[..., int]  # (player, ruleset, number_sum=None) -> round score
 
 
 @dataclass(frozen=True)

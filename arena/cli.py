@@ -1,0 +1,260 @@
+"""The ``arena`` command line.
+
+Conventions for every command: ``--help``; readable one-line errors (exit 2 for usage
+errors, 1 for failures, never a traceback for a user mistake); progress on stderr;
+``--json`` prints machine-readable output on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from arena.console import progress_bar
+from arena.errors import ArenaError, UsageProblem
+
+app = typer.Typer(
+    name="arena",
+    help="Flip 7 Arena: referee Flip 7 games between bots, run tournaments, rate the bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+DEFAULT_DB = "sqlite:///arena.db"
+
+VariantOpt = Annotated[
+    str,
+    typer.Option(
+        "--variant",
+        metavar="base|vengeance",
+        help="Rules: 'base' (Flip 7) or 'vengeance' (With a Vengeance).",
+    ),
+]
+BrutalOpt = Annotated[
+    bool, typer.Option("--brutal", help="Brutal mode (negative scores, the Flip 7 penalty choice).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        envvar="ARENA_DB",
+        help="Database URL (default: SQLite file arena.db here; ARENA_DB overrides).",
+    ),
+]
+
+
+def db_url(db: str | None) -> str:
+    return db or os.environ.get("ARENA_DB") or DEFAULT_DB
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    sys.stdout.flush()
+
+
+def _ruleset(variant: str, brutal: bool) -> Any:
+    from engine import RULESETS, get_ruleset
+
+    if variant not in RULESETS:
+        raise UsageProblem(
+            f"unknown variant {variant!r} (choose from {', '.join(RULESETS)})", param="--variant"
+        )
+    return get_ruleset(variant, brutal=brutal) if brutal else get_ruleset(variant)
+
+
+def _seed(seed: str) -> int:
+    from arena.seeds import MAX_SEED
+
+    try:
+        value = int(seed, 0)
+    except ValueError:
+        raise UsageProblem(f"bad seed {seed!r}: give a whole number", param="--seed") from None
+    if not 0 <= value <= MAX_SEED:
+        raise UsageProblem(f"bad seed {seed}: must be between 0 and 2^63-1", param="--seed")
+    return value
+
+
+def _policies(specs: list[str], seats: int) -> list[str]:
+    from engine.policies import PolicyError, parse_policy
+
+    if not specs:
+        specs = ["ev"]
+    try:
+        parsed = [parse_policy(s) for s in specs]
+    except PolicyError as e:
+        raise UsageProblem(str(e), param="--policy") from None
+    if len(parsed) == 1:
+        return parsed * seats
+    if len(parsed) != seats:
+        raise UsageProblem(
+            f"give --policy once for all seats or once per seat ({seats}), got {len(parsed)}",
+            param="--policy",
+        )
+    return parsed
+
+
+def _check_seats(seats: int) -> None:
+    from engine.game import MAX_SEATS
+
+    if not 1 <= seats <= MAX_SEATS:
+        raise UsageProblem(f"seats must be between 1 and {MAX_SEATS}, got {seats}", param="--seats")
+
+
+@app.command()
+def simulate(
+    variant: VariantOpt = "base",
+    brutal: BrutalOpt = False,
+    seats: Annotated[
+        int, typer.Option("--seats", metavar="N", help="Seats at the table (1–18).")
+    ] = 4,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--policy",
+            metavar="SPEC",
+            help="random | threshold:N | ev. Once for all seats, or once per seat in seat order.",
+        ),
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", metavar="G", help="Number of games.", min=1)
+    ] = 1000,
+    seed: Annotated[
+        str, typer.Option("--seed", metavar="S", help="Master seed (whole number).")
+    ] = "1",
+    single_round: Annotated[
+        bool, typer.Option("--single-round", help="Each game is one round (statistics).")
+    ] = False,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Play games in-process between built-in policies (no network, no database).
+
+    Every game's seed derives from --seed, so a run is reproducible. Prints per-seat wins
+    (shared wins split), mean round score, bust and Flip 7 rates, and engine speed.
+    """
+    from arena.simulate import simulate as run
+
+    _check_seats(seats)
+    pols = _policies(policy or [], seats)
+    rules = _ruleset(variant, brutal)
+    master = _seed(seed)
+    with progress_bar(err, "simulating", games, enabled=games >= 2000) as advance:
+        result = run(rules, seats, pols, games, master, single_round=single_round, progress=advance)
+    data = result.as_dict()
+    if as_json:
+        emit_json(data)
+        return
+    table = Table(
+        title=f"{games} game(s) of {variant}{' brutal' if brutal else ''}, {seats} seat(s)"
+    )
+    for col in ("seat", "policy", "wins", "mean round", "bust rate", "flip 7 rate", "mean total"):
+        if col == "policy":
+            table.add_column(col, no_wrap=True)
+        else:
+            table.add_column(col, justify="right")
+    for i, s in enumerate(data["seats"]):
+        table.add_row(
+            str(i),
+            s["policy"],
+            f"{s['wins']:g}",
+            f"{s['mean_round_score']:.2f}",
+            f"{s['bust_rate']:.1%}",
+            f"{s['flip7_rate']:.2%}",
+            f"{s['mean_total']:.1f}",
+        )
+    out.print(table)
+    out.print(
+        f"{data['rounds']} rounds in {data['seconds']:.2f} s "
+        f"({data['rounds_per_second']:,.0f} rounds/s), "
+        f"{data['mean_rounds_per_game']:.2f} rounds per game"
+    )
+
+
+@app.command()
+def demo(
+    variant: VariantOpt = "base",
+    games: Annotated[int, typer.Option("--games", help="Games per table.", min=1)] = 20,
+    seed: Annotated[str, typer.Option("--seed", help="Master seed.")] = "2026",
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Run a small event of built-in policies at 4-seat tables and print the standings."""
+    from arena.demo import run_demo
+
+    rules = _ruleset(variant, False)
+    standings = run_demo(rules, games, _seed(seed), err)
+    if as_json:
+        emit_json(standings)
+        return
+    table = Table(title=f"Demo event: {variant}, every 4-player table, {games} games each")
+    for col in ("rank", "policy", "points", "games", "wins", "mean total"):
+        table.add_column(col, justify="left" if col == "policy" else "right")
+    for row in standings:
+        table.add_row(
+            str(row["rank"]),
+            row["bot"],
+            f"{row['points']:g}",
+            str(row["games"]),
+            f"{row['wins']:g}",
+            f"{row['mean_total']:.1f}",
+        )
+    out.print(table)
+    out.print("Placement points per game: first 3, second 2, third 1, last 0 (ties share).")
+
+
+def _kind(exc: BaseException) -> set[str]:
+    """Class names in the exception's MRO (click may be vendored inside typer)."""
+    return {c.__name__ for c in type(exc).__mro__}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point with one-line errors and stable exit codes."""
+    command = typer.main.get_command(app)
+    try:
+        rv = command.main(args=argv, prog_name="arena", standalone_mode=False)
+    except UsageProblem as e:
+        err.print(f"error: {e}", markup=False, soft_wrap=True)
+        return 2
+    except ArenaError as e:
+        err.print(f"error: {e}", markup=False, soft_wrap=True)
+        return 1
+    except KeyboardInterrupt:
+        err.print("interrupted", markup=False)
+        return 130
+    except Exception as e:
+        kinds = _kind(e)
+        ctx = getattr(e, "ctx", None)
+        if "NoArgsIsHelpError" in kinds and ctx is not None:
+            err.print(ctx.get_help(), markup=False)
+            return 2
+        if "UsageError" in kinds:
+            hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            err.print(f"error: {e.format_message()}{hint}", markup=False, soft_wrap=True)  # type: ignore[attr-defined]
+            return 2
+        if "Exit" in kinds:
+            return int(getattr(e, "exit_code", 0))
+        if "Abort" in kinds:
+            err.print("aborted", markup=False)
+            return 130
+        if "ClickException" in kinds:
+            err.print(f"error: {e.format_message()}", markup=False, soft_wrap=True)  # type: ignore[attr-defined]
+            return int(getattr(e, "exit_code", 1))
+        raise
+    return rv if isinstance(rv, int) else 0
+
+
+def entry() -> None:
+    sys.exit(main())
