@@ -319,13 +319,15 @@ class Game:
         p.status = FROZEN
         self.ev(("frozen", seat))
 
-    def bust(self, seat: int, card: Card) -> None:
+    def bust(self, seat: int, card: Card | None) -> None:
+        """The seat busts on ``card`` (None: on a card already in the line, after a Swap)."""
         p = self.players[seat]
         if p.status is ACTIVE:
             self.n_active -= 1
         p.status = BUSTED
-        p.numbers.append(card)  # the duplicate stays on the table (X7)
-        self.ev(("bust", seat, card.label))
+        if card is not None:
+            p.numbers.append(card)  # the duplicate stays on the table (X7)
+        self.ev(("bust", seat, card.label if card is not None else None))
 
     def flip7(self, seat: int) -> None:
         self.players[seat].flip7 = True

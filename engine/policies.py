@@ -79,6 +79,7 @@ def hit_gain(game: Game, p: Player) -> float:
     has_sc = bool(p.extras)
     s = p.sum
     score = rules.score
+    solo = game.n == 1
     for ctype, n in counts.items():
         if not n:
             continue
@@ -86,6 +87,12 @@ def hit_gain(game: Game, p: Player) -> float:
         kind = ctype.kind
         if kind == "number":
             v = ctype.value
+            if ctype.label == "U7":  # V4: the line is wiped down to this 7
+                gain += n * (7 - current)
+                continue
+            if ctype.blocks_stay:  # V3: The Zero scores the line 0 without Flip 7
+                gain -= n * current
+                continue
             if v in ranks and not _second_13_ok(p, ctype):
                 if not has_sc:
                     gain -= n * current
@@ -100,9 +107,9 @@ def hit_gain(game: Game, p: Player) -> float:
                 gain += n * ctype.value
             elif op == "x2":
                 gain += n * s
-            elif op == "-":
+            elif solo and op == "-":  # otherwise it is given to an opponent
                 gain -= n * min(ctype.value, current)
-            elif op == "/2":
+            elif solo and op == "/2":
                 gain -= n * (current // 2)
         elif ctype.label == "SECOND_CHANCE" and not has_sc:
             gain += n * 0.1 * current

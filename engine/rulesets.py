@@ -6,13 +6,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.base import base_deck, score_base, score_busted
 from engine.cards import Card, CardType, build_deck
-
-if TYPE_CHECKING:
-    pass
+from engine.vengeance import score_busted_brutal, score_vengeance, vengeance_deck
 
 ScoreFn = Callable[..., int]  # (player, ruleset, number_sum=None) -> round score
 
@@ -58,7 +56,9 @@ class Ruleset:
 
 BASE = Ruleset("base", tuple(base_deck()), score_base, score_busted)
 
-RULESETS: dict[str, Ruleset] = {"base": BASE}
+VENGEANCE = Ruleset("vengeance", tuple(vengeance_deck()), score_vengeance, score_busted_brutal)
+
+RULESETS: dict[str, Ruleset] = {"base": BASE, "vengeance": VENGEANCE}
 
 
 def get_ruleset(variant: str, **options: Any) -> Ruleset:
