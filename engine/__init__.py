@@ -22,6 +22,7 @@ from engine.game import (
     IllegalChoice,
     Player,
 )
+from engine.observation import observe
 from engine.rulesets import RULESETS, Ruleset, get_ruleset
 
 __all__ = [
@@ -48,4 +49,5 @@ __all__ = [
     "Player",
     "Ruleset",
     "get_ruleset",
+    "observe",
 ]

@@ -7,6 +7,7 @@ took effect at once, or a generator (a *flow*) that yields decisions. Apply hand
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.cards import ACTION, MODIFIER, NUMBER, Card, CardType
@@ -68,7 +69,9 @@ def _pass_second_chance(g: Game, seat: int, card: Card) -> Flow:
         g.discard.append(card)
         g.ev(("discard", card.label, "no_target"))
         return
+    g.limbo.append(card)  # held while the giver chooses, so the card stays accounted for
     idx = yield Decision(GIVE_SECOND_CHANCE, seat, takers, card.label)
+    g.limbo.remove(card)
     to = takers[idx]
     players[to].extras.append(card)
     g.ev(("second_chance_given", seat, to))
@@ -148,19 +151,21 @@ def apply_flip_three(g: Game, chooser: int, target: int, card: Card) -> Flow:
 
 
 # ---------------------------------------------------------------- scoring (B7)
-def score_base(p: Player, rules: Ruleset, number_sum: int | None = None) -> int:
-    """Sum of numbers → ×2 (numbers only) → + modifiers. The Flip 7 bonus is added by the game.
-
-    ``number_sum`` scores the line as if its numbers summed to that (used by policies).
-    """
-    s = p.sum if number_sum is None else number_sum
+def scorer_base(p: Player, rules: Ruleset) -> Callable[[int], int]:
+    """The line's score as a function of its number sum (modifiers fixed), per B7:
+    sum of numbers → ×2 (numbers only) → + modifiers. The Flip 7 bonus is the game's."""
+    mult = 1
     add = 0
     for m in p.modifiers:
         if m.type.op == "x2":
-            s *= 2
+            mult *= 2
         else:
             add += m.value
-    return s + add
+    return lambda s: s * mult + add
+
+
+def score_base(p: Player, rules: Ruleset, number_sum: int | None = None) -> int:
+    return scorer_base(p, rules)(p.sum if number_sum is None else number_sum)
 
 
 def score_busted(p: Player, rules: Ruleset, number_sum: int | None = None) -> int:

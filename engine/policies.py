@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.game import (
-    BUSTED,
     CHOOSE_TARGET,
     DISCARD,
     FLIP7_BONUS,
@@ -26,6 +25,7 @@ from engine.game import (
     Game,
     Player,
 )
+from engine.scoring import line_value
 
 Policy = Callable[[Game, Decision], int]
 
@@ -36,17 +36,6 @@ _RISKY_ACTIONS = {"FLIP_THREE", "FLIP_FOUR", "JUST_ONE_MORE"}
 
 class PolicyError(ValueError):
     """A policy spec that cannot be parsed."""
-
-
-def line_value(game: Game, p: Player) -> int:
-    """What the player would bank if the round ended now (0 when busted)."""
-    if p.status is BUSTED:
-        return 0
-    rules = game.ruleset
-    v = rules.score(p, rules)
-    if p.flip7:
-        v += FLIP7_BONUS_POINTS
-    return v
 
 
 def _standing(game: Game, seat: int) -> int:
@@ -78,7 +67,7 @@ def hit_gain(game: Game, p: Player) -> float:
     n_numbers = len(p.numbers)
     has_sc = bool(p.extras)
     s = p.sum
-    score = rules.score
+    score = rules.scorer(p, rules)
     solo = game.n == 1
     for ctype, n in counts.items():
         if not n:
@@ -97,7 +86,7 @@ def hit_gain(game: Game, p: Player) -> float:
                 if not has_sc:
                     gain -= n * current
                 continue
-            new = score(p, rules, s + v)
+            new = score(s + v)
             if n_numbers + 1 >= FLIP7_CARDS:
                 new += FLIP7_BONUS_POINTS
             gain += n * (new - current)

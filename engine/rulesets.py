@@ -8,11 +8,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.base import base_deck, score_base, score_busted
+from engine.base import base_deck, score_base, score_busted, scorer_base
 from engine.cards import Card, CardType, build_deck
-from engine.vengeance import score_busted_brutal, score_vengeance, vengeance_deck
+from engine.vengeance import (
+    score_busted_brutal,
+    score_vengeance,
+    scorer_vengeance,
+    vengeance_deck,
+)
 
 ScoreFn = Callable[..., int]  # (player, ruleset, number_sum=None) -> round score
+ScorerFn = Callable[..., Callable[[int], int]]  # (player, ruleset) -> (number sum -> score)
 
 
 @dataclass(frozen=True)
@@ -21,6 +27,7 @@ class Ruleset:
     deck: tuple[tuple[CardType, int], ...]
     score: ScoreFn
     bust_score: ScoreFn
+    scorer: ScorerFn
     brutal: bool = False
     target_score: int = 200
     auto_single: bool = True  # X9: apply a single legal option without asking
@@ -54,9 +61,11 @@ class Ruleset:
         }
 
 
-BASE = Ruleset("base", tuple(base_deck()), score_base, score_busted)
+BASE = Ruleset("base", tuple(base_deck()), score_base, score_busted, scorer_base)
 
-VENGEANCE = Ruleset("vengeance", tuple(vengeance_deck()), score_vengeance, score_busted_brutal)
+VENGEANCE = Ruleset(
+    "vengeance", tuple(vengeance_deck()), score_vengeance, score_busted_brutal, scorer_vengeance
+)
 
 RULESETS: dict[str, Ruleset] = {"base": BASE, "vengeance": VENGEANCE}
 

@@ -7,6 +7,7 @@ list here is "not busted" rather than "active".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.base import receive_targeted
@@ -217,23 +218,31 @@ def receive_swap(g: Game, seat: int, card: Card) -> Flow:
 
 
 # ---------------------------------------------------------------- scoring (V6, V8)
-def score_vengeance(p: Player, rules: Ruleset, number_sum: int | None = None) -> int:
-    """Numbers → ÷2 rounding down → minus cards → floor 0 (not Brutal) → The Zero → 0."""
-    s = p.sum if number_sum is None else number_sum
+def scorer_vengeance(p: Player, rules: Ruleset) -> Callable[[int], int]:
+    """The line's score as a function of its number sum, per V6: numbers → ÷2 rounding
+    down → minus cards → not below 0 (unless Brutal) → The Zero makes it 0 unless Flip 7."""
+    if 0 in p.ranks and not p.flip7:  # The Zero is this deck's only 0
+        return _zero
+    halves = 0
     minus = 0
     for m in p.modifiers:
         if m.type.op == "/2":
-            s //= 2
+            halves += 1
         else:
             minus += m.value
-    s -= minus
-    if s < 0 and not rules.brutal:
-        s = 0
-    if not p.flip7:
-        for c in p.numbers:
-            if c.type.blocks_stay:
-                return 0
-    return s
+    if not halves and not minus:
+        return int  # identity on ints, and fast
+    if rules.brutal:
+        return lambda s: (s >> halves) - minus
+    return lambda s: max(0, (s >> halves) - minus)
+
+
+def _zero(s: int) -> int:
+    return 0
+
+
+def score_vengeance(p: Player, rules: Ruleset, number_sum: int | None = None) -> int:
+    return scorer_vengeance(p, rules)(p.sum if number_sum is None else number_sum)
 
 
 def score_busted_brutal(p: Player, rules: Ruleset, number_sum: int | None = None) -> int:

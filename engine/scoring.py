@@ -1,0 +1,16 @@
+"""Round-score helpers shared by the observation and the policies."""
+
+from __future__ import annotations
+
+from engine.game import BUSTED, FLIP7_BONUS_POINTS, Game, Player
+
+
+def line_value(game: Game, p: Player) -> int:
+    """What the player would bank if the round ended now (busted: 0, or Brutal's minus)."""
+    rules = game.ruleset
+    if p.status is BUSTED:
+        return rules.bust_score(p, rules)
+    v = rules.score(p, rules)
+    if p.flip7:
+        v += FLIP7_BONUS_POINTS
+    return v

@@ -1,0 +1,169 @@
+"""`arena simulate` and `arena demo` as a user runs them: real processes, exit codes, JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ARENA = [sys.executable, "-m", "arena"]
+
+SIM_KEYS = {"games", "rounds", "seconds", "rounds_per_second", "mean_rounds_per_game", "seats"}
+SEAT_KEYS = {"policy", "wins", "mean_round_score", "bust_rate", "flip7_rate", "mean_total"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "120"}
+    return subprocess.run(
+        [*ARENA, *args], capture_output=True, text=True, timeout=300, env=env, check=False
+    )
+
+
+def test_simulate_json_has_the_documented_keys() -> None:
+    r = run(
+        "simulate",
+        "--seats",
+        "3",
+        "--policy",
+        "ev",
+        "--policy",
+        "random",
+        "--policy",
+        "threshold:20",
+        "--games",
+        "30",
+        "--seed",
+        "5",
+        "--json",
+    )
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert set(data) == SIM_KEYS
+    assert data["games"] == 30
+    assert [s["policy"] for s in data["seats"]] == ["ev", "random", "threshold:20"]
+    for seat in data["seats"]:
+        assert set(seat) == SEAT_KEYS
+        assert 0 <= seat["bust_rate"] <= 1
+    assert sum(s["wins"] for s in data["seats"]) == pytest.approx(30)
+    assert data["rounds"] >= 30 * 5  # nobody reaches 200 in fewer than 5 rounds here
+
+
+def test_simulate_is_reproducible_from_the_seed() -> None:
+    args = (
+        "simulate",
+        "--variant",
+        "vengeance",
+        "--seats",
+        "4",
+        "--policy",
+        "random",
+        "--games",
+        "20",
+        "--seed",
+        "77",
+        "--json",
+    )
+    a, b = json.loads(run(*args).stdout), json.loads(run(*args).stdout)
+    assert a["seats"] == b["seats"] and a["rounds"] == b["rounds"]
+
+
+def test_simulate_vengeance_brutal_runs() -> None:
+    r = run(
+        "simulate",
+        "--variant",
+        "vengeance",
+        "--brutal",
+        "--seats",
+        "5",
+        "--policy",
+        "ev",
+        "--games",
+        "10",
+        "--json",
+    )
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["games"] == 10
+
+
+def test_simulate_single_round_plays_one_round_per_game() -> None:
+    r = run(
+        "simulate",
+        "--seats",
+        "1",
+        "--single-round",
+        "--policy",
+        "threshold:23",
+        "--games",
+        "50",
+        "--json",
+    )
+    data = json.loads(r.stdout)
+    assert data["rounds"] == 50 and data["mean_rounds_per_game"] == 1
+
+
+def test_simulate_table_output_names_every_seat() -> None:
+    r = run(
+        "simulate", "--seats", "2", "--policy", "ev", "--policy", "threshold:25", "--games", "5"
+    )
+    assert r.returncode == 0, r.stderr
+    assert "ev" in r.stdout and "threshold:25" in r.stdout and "rounds/s" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("--policy", "bogus"), "unknown policy 'bogus'"),
+        (("--policy", "threshold:abc"), "threshold needs a number"),
+        (("--seats", "0"), "seats must be between 1 and 18"),
+        (("--seats", "19"), "seats must be between 1 and 18"),
+        (("--seats", "abc"), "--seats"),
+        (("--seed", "banana"), "bad seed 'banana'"),
+        (("--seed", "-3"), "bad seed -3"),
+        (("--variant", "chess"), "unknown variant 'chess'"),
+        (("--seats", "3", "--policy", "ev", "--policy", "ev"), "once per seat"),
+        (("--games", "0"), "--games"),
+        (("--frobnicate",), "frobnicate"),
+    ],
+)
+def test_bad_input_is_a_one_line_error_with_exit_2(args: tuple[str, ...], needle: str) -> None:
+    r = run("simulate", *args)
+    assert r.returncode == 2
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("error:") and needle in lines[0]
+    assert "Traceback" not in r.stderr
+
+
+def test_help_explains_every_option() -> None:
+    r = run("simulate", "--help")
+    assert r.returncode == 0
+    for opt in (
+        "--variant",
+        "--brutal",
+        "--seats",
+        "--policy",
+        "--games",
+        "--seed",
+        "--single-round",
+        "--json",
+        "--db",
+    ):
+        assert opt in r.stdout
+
+
+def test_demo_prints_standings_of_the_field() -> None:
+    r = run("demo", "--games", "2")
+    assert r.returncode == 0, r.stderr
+    for name in ("ev", "threshold:23", "random"):
+        assert name in r.stdout
+    r = run("demo", "--games", "2", "--json")
+    rows = json.loads(r.stdout)
+    assert [row["rank"] for row in rows] == sorted(row["rank"] for row in rows)
+    # every entrant plays every table it belongs to: C(5,3) = 10 tables × 2 games
+    assert all(row["games"] == 20 for row in rows)
+    # placement points of a 4-seat game add up to 0+1+2+3 = 6
+    assert sum(row["points"] for row in rows) == pytest.approx(6 * 15 * 2)
