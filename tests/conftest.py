@@ -1,0 +1,6 @@
+"""Test configuration: make the helpers in tests/engine importable as ``helpers``."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "engine"))
