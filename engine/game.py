@@ -86,7 +86,7 @@ class Decision:
     def __init__(self, kind: str, seat: int, options: Sequence[Any], card: str | None) -> None:
         self.kind = kind
         self.seat = seat
-        self.options = options
+        self.options = options if type(options) is tuple else tuple(options)
         self.card = card
 
     def __repr__(self) -> str:
@@ -492,6 +492,10 @@ class Game:
         leaders = tuple(s for s, t in enumerate(totals) if t == top)
         over = False
         if self.single_round:
+            over = True
+        elif not self.deck and not self.discard and not any(scores):
+            # X4 ruling, degenerate decks only: no card can ever be drawn again, so no
+            # round can change the totals; the game ends as it stands
             over = True
         elif top >= rules.target_score:
             if len(leaders) == 1 or self.extra_rounds >= rules.max_tie_rounds:

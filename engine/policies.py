@@ -69,7 +69,8 @@ def hit_gain(game: Game, p: Player) -> float:
     s = p.sum
     score = rules.scorer(p, rules)
     solo = game.n == 1
-    for ctype, n in counts.items():
+    for ctype in rules.types:  # a fixed order, so the sum is the same on every side
+        n = counts.get(ctype)
         if not n:
             continue
         total += n

@@ -33,10 +33,13 @@ class Ruleset:
     auto_single: bool = True  # X9: apply a single legal option without asking
     max_tie_rounds: int = 50  # X1 ruling
     cards: tuple[Card, ...] = field(default=(), compare=False, repr=False)
+    types: tuple[CardType, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.cards:
             object.__setattr__(self, "cards", build_deck(self.deck))
+        if not self.types:
+            object.__setattr__(self, "types", tuple(t for t, _ in self.deck))
 
     @property
     def deck_size(self) -> int:
