@@ -1,0 +1,55 @@
+"""Fault kinds and records (DESIGN.md, fault policy): every game ends with a reason."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class FaultKind(StrEnum):
+    TIMEOUT = "TIMEOUT"  # no answer within deadline + time bank
+    ILLEGAL = "ILLEGAL"  # bad option index, or an answer to an unknown request
+    CRASH = "CRASH"  # the bot process died
+    DISCONNECT = "DISCONNECT"  # the stream dropped and did not come back in time
+    INIT_FAIL = "INIT_FAIL"  # never connected, or a bad hello
+    INFRA = "INFRA"  # the arena's own failure: the game is void
+
+
+@dataclass
+class Fault:
+    kind: FaultKind
+    seat: int | None  # the seat to blame; None for INFRA
+    bot: str | None
+    detail: str
+    forfeit: bool = False
+    round: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["kind"] = str(self.kind)
+        return d
+
+
+@dataclass(frozen=True)
+class FaultPolicy:
+    """Limits a match enforces on bots."""
+
+    deadline: float = 1.0  # seconds per decision before the time bank is used
+    time_bank: float = 10.0  # seconds per seat per game
+    max_strikes: int = 3  # faults a seat may have before it forfeits the game
+    start_timeout: float = 20.0  # seconds for a started bot to connect
+    reconnect_grace: float = 3.0  # seconds a dropped stream may take to come back
+
+
+class BotGone(Exception):
+    """The bot can no longer answer (crashed, disconnected for good, never started)."""
+
+    def __init__(self, kind: FaultKind, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+
+
+class IllegalAnswer(Exception):
+    """The bot answered with something that is not a legal option."""

@@ -1,0 +1,495 @@
+"""The match runner: one table of bots plays a series of games.
+
+``run_match(MatchSpec) -> MatchResult``. It starts the bots (process runtime), serves them
+through a gateway, referees every game with the engine, enforces the fault policy, and
+returns plain results. It touches no database, so matches can run on worker machines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.faults import BotGone, Fault, FaultKind, FaultPolicy, IllegalAnswer
+from arena.gateway.link import BotLink
+from arena.gateway.server import Gateway
+from arena.protocol import pb
+from arena.protocol.convert import (
+    event_pb,
+    observation_pb,
+    options_pb,
+    ruleset_pb,
+)
+from arena.runtime.process import ProcessBot
+from arena.seeds import derive_seed
+from engine import STAY, Decision, Game, get_ruleset
+from engine.events import event_dict
+from engine.policies import make_policy
+
+log = logging.getLogger("arena.match")
+
+COMPLETED = "completed"
+VOID = "void"
+
+
+@dataclass
+class BotEntry:
+    """One seat-holder. Exactly one of ``command`` (a process bot) or ``policy`` (a built-in
+    policy played in-process, no network) is set."""
+
+    name: str
+    command: str | None = None
+    policy: str | None = None
+    cwd: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.command is None) == (self.policy is None):
+            raise ValueError(f"bot {self.name!r}: give exactly one of command or policy")
+
+
+@dataclass
+class MatchSpec:
+    bots: list[BotEntry]  # one per seat
+    games: int = 1
+    seed: int = 1
+    variant: str = "base"
+    brutal: bool = False
+    target_score: int = 200
+    rotate: bool = True  # game i seats bot (s + i) % n at seat s
+    concurrency: int = 16
+    faults: FaultPolicy = field(default_factory=FaultPolicy)
+    match_id: str = ""
+    record_latency: bool = False
+
+    @property
+    def seats(self) -> int:
+        return len(self.bots)
+
+    def seating(self, index: int) -> list[int]:
+        """Which bot (index into ``bots``) sits at each seat in game ``index``."""
+        n = self.seats
+        shift = index % n if self.rotate else 0
+        return [(s + shift) % n for s in range(n)]
+
+    def game_seed(self, index: int) -> int:
+        return derive_seed(self.seed, "game", index)
+
+
+@dataclass
+class GameRecord:
+    index: int
+    game_id: str
+    seed: int
+    seating: list[str]  # bot name at each seat
+    status: str = COMPLETED
+    ranks: list[int] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    rounds: int = 0
+    decisions: int = 0
+    choices: list[int] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self, events: bool = True) -> dict[str, Any]:
+        d = {
+            "index": self.index,
+            "game_id": self.game_id,
+            "seed": self.seed,
+            "seating": self.seating,
+            "status": self.status,
+            "ranks": self.ranks,
+            "totals": self.totals,
+            "winners": self.winners,
+            "rounds": self.rounds,
+            "decisions": self.decisions,
+            "faults": [f.as_dict() for f in self.faults],
+        }
+        if events:
+            d["events"] = self.events
+        return d
+
+
+@dataclass
+class MatchResult:
+    spec: MatchSpec
+    games: list[GameRecord]
+    seconds: float
+    logs: dict[str, str] = field(default_factory=dict)  # bot name -> captured output
+    latencies: list[float] = field(default_factory=list)
+
+    @property
+    def decisions(self) -> int:
+        return sum(g.decisions for g in self.games)
+
+    def seat_summary(self) -> list[dict[str, Any]]:
+        """Per bot: wins (shared wins split), mean total, faults by kind."""
+        rows = []
+        for entry in self.spec.bots:
+            wins = 0.0
+            totals = []
+            faults: dict[str, int] = {}
+            for g in self.games:
+                for seat, name in enumerate(g.seating):
+                    if name != entry.name:
+                        continue
+                    if g.status == COMPLETED:
+                        totals.append(g.totals[seat])
+                        if seat in g.winners:
+                            wins += 1 / len(g.winners)
+                    for f in g.faults:
+                        if f.seat == seat:
+                            faults[str(f.kind)] = faults.get(str(f.kind), 0) + 1
+            rows.append(
+                {
+                    "bot": entry.name,
+                    "wins": round(wins, 4),
+                    "mean_total": round(sum(totals) / len(totals), 3) if totals else 0.0,
+                    "faults": faults,
+                }
+            )
+        return rows
+
+
+def default_option(d: Decision) -> int:
+    """The safe default: STAY where legal, else the first option."""
+    if d.kind == "HIT_OR_STAY" and STAY in d.options:
+        return d.options.index(STAY)
+    return 0
+
+
+@dataclass
+class _Seat:
+    seat: int
+    bot: int
+    name: str
+    link: BotLink | None
+    policy: Callable[[Any, Decision], int] | None
+    bank: float
+    strikes: int = 0
+    forfeit: bool = False
+    heard: int = 0  # events already sent to this seat
+
+
+class MatchRunner:
+    """Runs one MatchSpec. Use :func:`run_match` unless you share a gateway."""
+
+    _request_ids = itertools.count(1)
+
+    def __init__(
+        self,
+        spec: MatchSpec,
+        gateway: Gateway | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        if not 1 <= spec.seats <= 18:
+            raise ValueError(f"a table has 1 to 18 seats, got {spec.seats}")
+        names = [b.name for b in spec.bots]
+        if len(set(names)) != len(names):
+            raise ValueError("bot names in a match must be unique")
+        self.spec = spec
+        self.gateway = gateway
+        self.progress = progress
+        self.rules = get_ruleset(spec.variant, brutal=spec.brutal, target_score=spec.target_score)
+        self.rules_msg = ruleset_pb(self.rules)
+        self.match_id = spec.match_id or uuid.uuid4().hex[:12]
+        self.links: list[BotLink | None] = [None] * spec.seats
+        self.procs: list[ProcessBot | None] = [None] * spec.seats
+        self.done = 0
+
+    async def run(self) -> MatchResult:
+        t0 = time.perf_counter()
+        own_gateway = self.gateway is None
+        tmp: tempfile.TemporaryDirectory[str] | None = None
+        if own_gateway:
+            tmp = tempfile.TemporaryDirectory(prefix="arena-")
+            self.gateway = Gateway(
+                tcp=None,
+                unix=Path(tmp.name) / "arena.sock",
+                reconnect_grace=self.spec.faults.reconnect_grace,
+            )
+            await self.gateway.start()
+        try:
+            await self._start_bots()
+            sem = asyncio.Semaphore(max(1, self.spec.concurrency))
+
+            async def one(i: int) -> GameRecord:
+                async with sem:
+                    rec = await self._play(i)
+                self.done += 1
+                if self.progress is not None:
+                    self.progress(self.done, self.spec.games)
+                return rec
+
+            games = await asyncio.gather(*(one(i) for i in range(self.spec.games)))
+        finally:
+            logs = await self._stop_bots()
+            if own_gateway:
+                assert self.gateway is not None
+                await self.gateway.stop()
+                if tmp is not None:
+                    tmp.cleanup()
+        latencies: list[float] = []
+        for link in self.links:
+            if link is not None:
+                latencies.extend(link.stats.latencies)
+        return MatchResult(self.spec, list(games), time.perf_counter() - t0, logs, latencies)
+
+    # ------------------------------------------------------------ bots
+    async def _start_bots(self) -> None:
+        gw = self.gateway
+        assert gw is not None
+        starts = []
+        for i, entry in enumerate(self.spec.bots):
+            if entry.command is None:
+                continue
+            token, link = gw.register(entry.name)
+            link.record_latency = self.spec.record_latency
+            self.links[i] = link
+            proc = ProcessBot(entry.name, entry.command, cwd=entry.cwd)
+            self.procs[i] = proc
+            starts.append(self._start_one(proc, link, token))
+        await asyncio.gather(*starts)
+
+    async def _start_one(self, proc: ProcessBot, link: BotLink, token: str) -> None:
+        gw = self.gateway
+        assert gw is not None
+
+        def exited(p: ProcessBot, code: int) -> None:
+            link.fail(
+                FaultKind.CRASH if link.ever_connected else FaultKind.INIT_FAIL,
+                f"bot process {p.describe_exit()}",
+            )
+
+        try:
+            await proc.start(gw.address, token, on_exit=exited)
+        except OSError as e:
+            link.fail(FaultKind.INIT_FAIL, str(e))
+            return
+        waiter = asyncio.create_task(link.connected.wait())
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter), self.spec.faults.start_timeout)
+        except TimeoutError:
+            link.fail(
+                FaultKind.INIT_FAIL,
+                f"did not connect within {self.spec.faults.start_timeout:g} s",
+            )
+        finally:
+            waiter.cancel()
+        if link.gone is not None and not link.ever_connected:
+            # it exited or never said hello: make sure the process is gone
+            await proc.stop(0.5)
+
+    async def _stop_bots(self) -> dict[str, str]:
+        logs: dict[str, str] = {}
+        gw = self.gateway
+        for link in self.links:
+            if link is not None and gw is not None:
+                gw.unregister(link)
+        stops = [p.stop() for p in self.procs if p is not None]
+        await asyncio.gather(*stops, return_exceptions=True)
+        for entry, p in zip(self.spec.bots, self.procs, strict=True):
+            if p is not None:
+                logs[entry.name] = p.log.text()
+        return logs
+
+    # ------------------------------------------------------------ one game
+    async def _play(self, index: int) -> GameRecord:
+        spec = self.spec
+        seed = spec.game_seed(index)
+        seating = spec.seating(index)
+        game_id = f"{self.match_id}-{index}"
+        rec = GameRecord(index, game_id, seed, [spec.bots[b].name for b in seating])
+        try:
+            await self._referee(rec, seating)
+        except Exception as e:  # the arena's own failure: void the game, blame nobody
+            log.exception("game %s failed", game_id)
+            rec.status = VOID
+            rec.faults.append(Fault(FaultKind.INFRA, None, None, f"{type(e).__name__}: {e}"))
+        return rec
+
+    async def _referee(self, rec: GameRecord, seating: list[int]) -> None:
+        spec = self.spec
+        pol_cfg = spec.faults
+        seats: list[_Seat] = []
+        for s, b in enumerate(seating):
+            entry = spec.bots[b]
+            policy = None
+            if entry.policy is not None:
+                policy = make_policy(entry.policy, derive_seed(rec.seed, "bot", s))
+            seats.append(_Seat(s, b, entry.name, self.links[b], policy, pol_cfg.time_bank))
+        ask_forced = any(st.link is not None and st.link.want_forced for st in seats)
+        rules = self.rules.with_options(auto_single=False) if ask_forced else self.rules
+        game = Game(rules, spec.seats, rec.seed)
+        events_pb: list[pb.Event] = []
+
+        def events_for(st: _Seat) -> list[pb.Event]:
+            evs = game.events
+            while len(events_pb) < len(evs):
+                events_pb.append(event_pb(evs[len(events_pb)]))
+            out = events_pb[st.heard :]
+            st.heard = len(evs)
+            return out
+
+        names = rec.seating
+        for st in seats:
+            if st.link is not None:
+                if st.link.gone is not None:
+                    self._forfeit(rec, st, st.link.gone.kind, st.link.gone.detail, game.round)
+                    continue
+                st.link.send(
+                    pb.ArenaMessage(
+                        game_start=pb.GameStart(
+                            game_id=rec.game_id,
+                            seat=st.seat,
+                            seats=spec.seats,
+                            ruleset=self.rules_msg,
+                            seat_names=names,
+                            deadline_ms=int(pol_cfg.deadline * 1000),
+                            time_bank_ms=int(pol_cfg.time_bank * 1000),
+                            bot_seed=derive_seed(rec.seed, "bot", st.seat),
+                        )
+                    )
+                )
+        decisions = 0
+        while not game.over:
+            d = game.decision
+            assert d is not None
+            st = seats[d.seat]
+            if st.forfeit:
+                idx = default_option(d)
+            elif st.policy is not None:
+                idx = st.policy(game, d)
+            elif len(d.options) == 1 and not (st.link is not None and st.link.want_forced):
+                idx = 0
+            else:
+                idx = await self._ask(rec, game, d, st, events_for(st))
+                decisions += 1
+            game.step(idx)
+        rec.decisions = decisions
+        rec.rounds = game.round
+        rec.totals = [p.total for p in game.players]
+        rec.choices = list(game.choices)
+        rec.events = [event_dict(e) for e in game.events]
+        rec.ranks, rec.winners = _final_ranks(rec.totals, [st.forfeit for st in seats])
+        for st in seats:
+            if st.link is not None:
+                st.link.send(
+                    pb.ArenaMessage(
+                        game_end=pb.GameEnd(
+                            game_id=rec.game_id,
+                            totals=rec.totals,
+                            ranks=rec.ranks,
+                            winners=rec.winners,
+                            rounds=rec.rounds,
+                            seed=rec.seed,
+                            events=events_for(st),
+                            faults=[
+                                pb.Fault(
+                                    kind=pb.FaultKind.Value(str(f.kind)),
+                                    seat=f.seat or 0,
+                                    detail=f.detail,
+                                    forfeit=f.forfeit,
+                                )
+                                for f in rec.faults
+                                if f.seat is not None
+                            ],
+                            status=rec.status,
+                        )
+                    )
+                )
+
+    async def _ask(
+        self, rec: GameRecord, game: Game, d: Decision, st: _Seat, events: list[pb.Event]
+    ) -> int:
+        link = st.link
+        assert link is not None
+        deadline = self.spec.faults.deadline
+        rid = next(self._request_ids)
+        msg = pb.ArenaMessage(
+            request=pb.DecisionRequest(
+                request_id=rid,
+                game_id=rec.game_id,
+                seat=d.seat,
+                kind=pb.DecisionKind.Value(d.kind),
+                card=d.card or "",
+                observation=observation_pb(game, d.seat, self.rules_msg),
+                events=events,
+                options=options_pb(d),
+                deadline_ms=int(deadline * 1000),
+                time_bank_ms=int(st.bank * 1000),
+            )
+        )
+        t0 = time.perf_counter()
+        try:
+            idx = await link.ask(rid, msg, len(d.options), deadline + st.bank)
+        except TimeoutError:
+            st.bank = 0.0
+            self._strike(
+                rec,
+                st,
+                FaultKind.TIMEOUT,
+                f"no answer to {d.kind} within {deadline:g} s + time bank",
+                game.round,
+            )
+            return default_option(d)
+        except IllegalAnswer as e:
+            self._spend(st, time.perf_counter() - t0)
+            self._strike(rec, st, FaultKind.ILLEGAL, f"{d.kind}: {e}", game.round)
+            return default_option(d)
+        except BotGone as e:
+            self._forfeit(rec, st, e.kind, e.detail, game.round)
+            return default_option(d)
+        self._spend(st, time.perf_counter() - t0)
+        return idx
+
+    def _spend(self, st: _Seat, elapsed: float) -> None:
+        over = elapsed - self.spec.faults.deadline
+        if over > 0:
+            st.bank = max(0.0, st.bank - over)
+
+    def _strike(self, rec: GameRecord, st: _Seat, kind: FaultKind, detail: str, rnd: int) -> None:
+        st.strikes += 1
+        forfeit = st.strikes >= self.spec.faults.max_strikes
+        rec.faults.append(Fault(kind, st.seat, st.name, detail, forfeit, rnd))
+        if forfeit:
+            st.forfeit = True
+
+    def _forfeit(self, rec: GameRecord, st: _Seat, kind: FaultKind, detail: str, rnd: int) -> None:
+        st.forfeit = True
+        rec.faults.append(Fault(kind, st.seat, st.name, detail, True, rnd))
+
+
+def _final_ranks(totals: list[int], forfeits: list[bool]) -> tuple[list[int], list[int]]:
+    """Ranks by total (ties share); forfeited seats rank last (sharing among themselves)."""
+    playing = [t for t, f in zip(totals, forfeits, strict=True) if not f]
+    n_playing = len(playing)
+    ranks = []
+    for t, f in zip(totals, forfeits, strict=True):
+        if f:
+            ranks.append(n_playing + 1)
+        else:
+            ranks.append(1 + sum(1 for u in playing if u > t))
+    winners = [s for s, r in enumerate(ranks) if r == 1]
+    return ranks, winners
+
+
+async def run_match(
+    spec: MatchSpec,
+    gateway: Gateway | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> MatchResult:
+    """Play a match; starts a private Unix-socket gateway unless one is given."""
+    return await MatchRunner(spec, gateway, progress).run()
+
+
+def run_match_sync(spec: MatchSpec, **kw: Any) -> MatchResult:
+    return asyncio.run(run_match(spec, **kw))

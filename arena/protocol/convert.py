@@ -1,0 +1,205 @@
+"""Engine values ⇄ protocol messages.
+
+Arena side: build Observation / Event / Option messages straight from a game (no detour
+through dicts, this is on every decision). Bot side: turn messages back into the plain
+values the engine uses, so bots can run the built-in policies (engine.view.PublicGame).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from arena.protocol import pb
+from engine import Decision, Game, Ruleset
+from engine.events import EVENT_FIELDS
+from engine.game import FLIP7_BONUS, HIT, HIT_OR_STAY, STAY
+from engine.scoring import line_value
+
+STATUS_TO_PB = {
+    "active": pb.ACTIVE,
+    "stayed": pb.STAYED,
+    "frozen": pb.FROZEN,
+    "busted": pb.BUSTED,
+}
+STATUS_FROM_PB = {v: k for k, v in STATUS_TO_PB.items()}
+KIND_TO_PB = dict(pb.DecisionKind.items())
+KIND_FROM_PB = {v: k for k, v in KIND_TO_PB.items()}
+_MOVE = {HIT: pb.Option(move=pb.HIT), STAY: pb.Option(move=pb.STAY)}
+SEAT_KINDS = frozenset({"CHOOSE_TARGET", "GIVE_SECOND_CHANCE", "GIVE_MODIFIER"})
+CARD_KINDS = frozenset({"STEAL", "DISCARD"})
+
+
+# ---------------------------------------------------------------- arena side
+def ruleset_pb(rules: Ruleset) -> pb.Ruleset:
+    return pb.Ruleset(
+        variant=rules.name,
+        brutal=rules.brutal,
+        target_score=rules.target_score,
+        deck_size=rules.deck_size,
+    )
+
+
+def observation_pb(game: Game, seat: int, rules_msg: pb.Ruleset | None = None) -> pb.Observation:
+    """The public state for ``seat`` (same content as engine.observation.observe)."""
+    unseen: dict[str, int] = {}
+    for ctype, n in game.deck_count.items():
+        if n:
+            unseen[ctype.label] = unseen.get(ctype.label, 0) + n
+    players = [
+        pb.PlayerView(
+            seat=p.seat,
+            status=STATUS_TO_PB[p.status],
+            numbers=[c.label for c in p.numbers],
+            modifiers=[c.label for c in p.modifiers],
+            second_chances=len(p.extras),
+            total=p.total,
+            line_score=line_value(game, p),
+            flip7=p.flip7,
+        )
+        for p in game.players
+    ]
+    return pb.Observation(
+        variant=game.ruleset.name,
+        ruleset=rules_msg if rules_msg is not None else ruleset_pb(game.ruleset),
+        seat=seat,
+        seats=game.n,
+        round=game.round,
+        dealer=game.dealer,
+        order=game.order,
+        players=players,
+        discard=[c.label for c in game.discard],
+        deck_size=len(game.deck),
+        unseen=unseen,
+        pending=[c.label for c in game.limbo],
+    )
+
+
+def event_pb(event: tuple[Any, ...]) -> pb.Event:
+    kind = event[0]
+    msg = pb.Event(kind=kind)
+    for name, value in zip(EVENT_FIELDS[kind], event[1:], strict=True):
+        if name in ("seat", "target"):
+            if value is not None:
+                setattr(msg, name, value)
+        elif name == "card":
+            msg.card = value if value is not None else ""
+        elif name in ("round", "count", "reason"):
+            setattr(msg, name, value)
+        elif name in ("scores", "totals", "seats", "cards"):
+            getattr(msg, name).extend(value)
+        elif name in ("a", "b"):
+            msg.seats.append(value)
+        elif name in ("card_a", "card_b"):
+            msg.cards.append(value)
+    return msg
+
+
+def events_pb(events: Iterable[tuple[Any, ...]]) -> list[pb.Event]:
+    return [event_pb(e) for e in events]
+
+
+def option_pb(kind: str, value: Any) -> pb.Option:
+    if kind == HIT_OR_STAY:
+        return _MOVE[value]
+    if kind in SEAT_KINDS:
+        return pb.Option(seat=value)
+    if kind in CARD_KINDS:
+        seat, label = value
+        return pb.Option(card=pb.CardRef(seat=seat, label=label))
+    if kind == "SWAP":
+        (a, la), (b, lb) = value
+        return pb.Option(
+            swap=pb.SwapPair(
+                first=pb.CardRef(seat=a, label=la), second=pb.CardRef(seat=b, label=lb)
+            )
+        )
+    if kind == FLIP7_BONUS:
+        if value < 0:
+            return pb.Option(flip7=pb.Flip7Choice(bonus_to_self=True))
+        return pb.Option(flip7=pb.Flip7Choice(bonus_to_self=False, penalty_seat=value))
+    raise ValueError(f"unknown decision kind {kind!r}")
+
+
+def options_pb(d: Decision) -> list[pb.Option]:
+    return [option_pb(d.kind, v) for v in d.options]
+
+
+# ---------------------------------------------------------------- bot side
+def option_value(kind: str, opt: pb.Option) -> Any:
+    """A protocol Option as the engine's option value."""
+    which = opt.WhichOneof("option")
+    if which == "move":
+        return HIT if opt.move == pb.HIT else STAY
+    if which == "seat":
+        return opt.seat
+    if which == "card":
+        return (opt.card.seat, opt.card.label)
+    if which == "swap":
+        s = opt.swap
+        return ((s.first.seat, s.first.label), (s.second.seat, s.second.label))
+    if which == "flip7":
+        return -1 if opt.flip7.bonus_to_self else opt.flip7.penalty_seat
+    raise ValueError(f"empty option in a {kind} request")
+
+
+def option_values(kind: str, options: Sequence[pb.Option]) -> tuple[Any, ...]:
+    return tuple(option_value(kind, o) for o in options)
+
+
+def observation_dict(obs: pb.Observation) -> dict[str, Any]:
+    """A protocol Observation as the dict engine.observation.observe returns."""
+    r = obs.ruleset
+    return {
+        "variant": obs.variant,
+        "options": {
+            "variant": r.variant,
+            "brutal": r.brutal,
+            "target_score": r.target_score,
+            "deck_size": r.deck_size,
+        },
+        "seat": obs.seat,
+        "seats": obs.seats,
+        "round": obs.round,
+        "dealer": obs.dealer,
+        "order": list(obs.order),
+        "target_score": r.target_score,
+        "players": [
+            {
+                "seat": p.seat,
+                "status": STATUS_FROM_PB[p.status],
+                "numbers": list(p.numbers),
+                "modifiers": list(p.modifiers),
+                "second_chance": p.second_chances,
+                "total": p.total,
+                "line_score": p.line_score,
+                "flip7": p.flip7,
+            }
+            for p in obs.players
+        ],
+        "discard": list(obs.discard),
+        "deck_size": obs.deck_size,
+        "pending": list(obs.pending),
+        "unseen": dict(sorted(obs.unseen.items())),
+    }
+
+
+def event_from_pb(msg: pb.Event) -> dict[str, Any]:
+    """A protocol Event as the dict engine.events.event_dict returns."""
+    out: dict[str, Any] = {"kind": msg.kind}
+    names = EVENT_FIELDS.get(msg.kind, ())
+    for name in names:
+        if name in ("seat", "target"):
+            out[name] = getattr(msg, name) if msg.HasField(name) else None
+        elif name in ("scores", "totals", "seats", "cards"):
+            out[name] = list(getattr(msg, name))
+        elif name in ("a", "b", "card_a", "card_b"):
+            continue
+        elif name == "card":
+            out[name] = msg.card or None
+        else:
+            out[name] = getattr(msg, name)
+    if msg.kind == "swap":
+        out["seats"] = list(msg.seats)
+        out["cards"] = list(msg.cards)
+    return out

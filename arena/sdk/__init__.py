@@ -1,0 +1,15 @@
+"""Python SDK for Flip 7 Arena bots. See :mod:`arena.sdk.client` for a ten-line bot."""
+
+from arena.sdk.client import Bot, BotRejected, Client, GameInfo, Request, run, seeded_random
+from arena.sdk.policy_bot import PolicyBot
+
+__all__ = [
+    "Bot",
+    "BotRejected",
+    "Client",
+    "GameInfo",
+    "PolicyBot",
+    "Request",
+    "run",
+    "seeded_random",
+]

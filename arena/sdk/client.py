@@ -1,0 +1,305 @@
+"""The Python bot SDK: connect, say hello, answer requests for many games, reconnect.
+
+A whole bot::
+
+    from arena.sdk import run
+
+    def choose(req):
+        if req.kind == "HIT_OR_STAY":
+            return req.options.index("STAY") if req.me.sum >= 20 and "STAY" in req.options else 0
+        return 0
+
+    run(choose, name="twenty")
+
+``run`` reads ARENA_ADDRESS and ARENA_TOKEN from the environment (the arena sets them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import sys
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import grpc
+
+from arena.protocol import PROTOCOL_VERSION, pb, pb_grpc
+from arena.protocol.convert import (
+    KIND_FROM_PB,
+    event_from_pb,
+    observation_dict,
+    option_values,
+)
+from engine import Decision, Player
+from engine.view import PublicGame
+
+log = logging.getLogger("arena.sdk")
+
+
+class BotRejected(RuntimeError):
+    """The arena refused the connection (bad token, version, ...). Not retried."""
+
+
+@dataclass
+class GameInfo:
+    game_id: str
+    seat: int
+    seats: int
+    variant: str
+    brutal: bool
+    seat_names: list[str]
+    bot_seed: int
+    deadline: float
+    time_bank: float
+    state: dict[str, Any] = field(default_factory=dict)  # free space for the bot
+
+
+@dataclass
+class Request:
+    """One decision to make. Answer with an index into ``options``."""
+
+    request_id: int
+    game_id: str
+    seat: int
+    kind: str
+    card: str | None
+    options: tuple[Any, ...]
+    observation: dict[str, Any]
+    events: list[dict[str, Any]]
+    deadline: float  # seconds
+    time_bank: float  # seconds
+    game: GameInfo | None
+
+    @cached_property
+    def view(self) -> PublicGame:
+        """The public game, shaped like engine.Game, for engine.policies."""
+        return PublicGame(self.observation)
+
+    @property
+    def decision(self) -> Decision:
+        return Decision(self.kind, self.seat, self.options, self.card)
+
+    @property
+    def me(self) -> Player:
+        return self.view.players[self.seat]
+
+
+class Bot:
+    """Subclass and implement :meth:`choose`; optionally the game hooks."""
+
+    name = "bot"
+    version = ""
+
+    def choose(self, req: Request) -> int:
+        raise NotImplementedError
+
+    def game_started(self, game: GameInfo) -> None:
+        """A game begins (called before its first request)."""
+
+    def game_ended(self, game: GameInfo, end: pb.GameEnd) -> None:
+        """A game is over; ``end`` has totals, ranks, winners and the seed."""
+
+
+class _FunctionBot(Bot):
+    def __init__(self, fn: Callable[[Request], int], name: str) -> None:
+        self.fn = fn
+        self.name = name
+
+    def choose(self, req: Request) -> int:
+        return self.fn(req)
+
+
+class Client:
+    """One bot's connection to the arena, with reconnects."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        address: str,
+        token: str,
+        *,
+        max_concurrent_games: int = 0,
+        want_forced: bool = False,
+        reconnect_for: float = 10.0,
+    ) -> None:
+        self.bot = bot
+        self.address = address
+        self.token = token
+        self.max_concurrent_games = max_concurrent_games
+        self.want_forced = want_forced
+        self.reconnect_for = reconnect_for
+        self.games: dict[str, GameInfo] = {}
+        self.welcome: pb.Welcome | None = None
+
+    async def run(self) -> str:
+        """Play until the arena says goodbye; returns its reason."""
+        loop = asyncio.get_running_loop()
+        give_up_at: float | None = None
+        delay = 0.05
+        while True:
+            try:
+                return await self._session()
+            except BotRejected:
+                raise
+            except grpc.aio.AioRpcError as e:
+                now = loop.time()
+                if give_up_at is None:
+                    give_up_at = now + self.reconnect_for
+                if now >= give_up_at:
+                    raise ConnectionError(
+                        f"lost the arena at {self.address}: {e.code().name} {e.details()}"
+                    ) from None
+                log.info("stream lost (%s); reconnecting", e.code().name)
+                await asyncio.sleep(delay)  # back-off between reconnect attempts
+                delay = min(delay * 2, 1.0)
+            else:
+                give_up_at = None
+
+    async def _session(self) -> str:
+        outbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+        outbox.put_nowait(
+            pb.BotMessage(
+                hello=pb.Hello(
+                    token=self.token,
+                    bot_name=self.bot.name,
+                    protocol_version=PROTOCOL_VERSION,
+                    max_concurrent_games=self.max_concurrent_games,
+                    bot_version=self.bot.version,
+                    want_forced=self.want_forced,
+                )
+            )
+        )
+
+        async def outgoing() -> AsyncIterator[pb.BotMessage]:
+            while True:
+                msg = await outbox.get()
+                if msg is None:
+                    return
+                yield msg
+
+        async with grpc.aio.insecure_channel(self.address) as channel:
+            stub = pb_grpc.ArenaStub(channel)
+            call = stub.Play(outgoing())
+            try:
+                async for msg in call:
+                    which = msg.WhichOneof("msg")
+                    if which == "request":
+                        index = self._answer(msg.request)
+                        outbox.put_nowait(
+                            pb.BotMessage(
+                                answer=pb.Answer(
+                                    request_id=msg.request.request_id, option_index=index
+                                )
+                            )
+                        )
+                    elif which == "game_start":
+                        self._start(msg.game_start)
+                    elif which == "game_end":
+                        info = self.games.pop(msg.game_end.game_id, None)
+                        if info is not None:
+                            self.bot.game_ended(info, msg.game_end)
+                    elif which == "welcome":
+                        self.welcome = msg.welcome
+                    elif which == "error":
+                        raise BotRejected(
+                            f"{pb.Error.Code.Name(msg.error.code)}: {msg.error.message}"
+                        )
+                    elif which == "goodbye":
+                        return msg.goodbye.reason
+            finally:
+                outbox.put_nowait(None)
+        return "stream ended"
+
+    def _start(self, gs: pb.GameStart) -> None:
+        info = GameInfo(
+            game_id=gs.game_id,
+            seat=gs.seat,
+            seats=gs.seats,
+            variant=gs.ruleset.variant,
+            brutal=gs.ruleset.brutal,
+            seat_names=list(gs.seat_names),
+            bot_seed=gs.bot_seed,
+            deadline=gs.deadline_ms / 1000,
+            time_bank=gs.time_bank_ms / 1000,
+        )
+        self.games[gs.game_id] = info
+        self.bot.game_started(info)
+
+    def _answer(self, r: pb.DecisionRequest) -> int:
+        kind = KIND_FROM_PB[r.kind]
+        req = Request(
+            request_id=r.request_id,
+            game_id=r.game_id,
+            seat=r.seat,
+            kind=kind,
+            card=r.card or None,
+            options=option_values(kind, r.options),
+            observation=observation_dict(r.observation),
+            events=[event_from_pb(e) for e in r.events],
+            deadline=r.deadline_ms / 1000,
+            time_bank=r.time_bank_ms / 1000,
+            game=self.games.get(r.game_id),
+        )
+        try:
+            index = int(self.bot.choose(req))
+        except Exception:
+            log.exception("choose() failed; answering option 0")
+            index = 0
+        if not 0 <= index < len(req.options):
+            log.warning("choose() returned %r for %d options; answering 0", index, len(req.options))
+            index = 0
+        return index
+
+
+def run(
+    bot: Bot | Callable[[Request], int],
+    *,
+    name: str | None = None,
+    address: str | None = None,
+    token: str | None = None,
+    max_concurrent_games: int = 0,
+    want_forced: bool = False,
+    reconnect_for: float = 10.0,
+) -> None:
+    """Connect to the arena and play until it says goodbye (blocking)."""
+    if not isinstance(bot, Bot):
+        bot = _FunctionBot(bot, name or getattr(bot, "__name__", "bot"))
+    elif name:
+        bot.name = name
+    address = address or os.environ.get("ARENA_ADDRESS")
+    token = token if token is not None else os.environ.get("ARENA_TOKEN")
+    if not address or token is None:
+        sys.exit("ARENA_ADDRESS and ARENA_TOKEN must be set (the arena sets them for its bots)")
+    logging.basicConfig(level=os.environ.get("ARENA_LOG", "WARNING"), stream=sys.stderr)
+    client = Client(
+        bot,
+        address,
+        token,
+        max_concurrent_games=max_concurrent_games,
+        want_forced=want_forced,
+        reconnect_for=reconnect_for,
+    )
+    try:
+        asyncio.run(client.run())
+    except BotRejected as e:
+        sys.exit(f"the arena refused this bot: {e}")
+    except ConnectionError as e:
+        sys.exit(str(e))
+    except KeyboardInterrupt:
+        pass
+
+
+def seeded_random(req: Request) -> random.Random:
+    """A per-game RNG seeded from the game's bot_seed (reproducible games)."""
+    info = req.game
+    if info is None:
+        return random.Random(req.request_id)
+    rng = info.state.get("rng")
+    if rng is None:
+        rng = info.state["rng"] = random.Random(info.bot_seed)
+    return rng
