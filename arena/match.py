@@ -42,17 +42,30 @@ VOID = "void"
 
 @dataclass
 class BotEntry:
-    """One seat-holder. Exactly one of ``command`` (a process bot) or ``policy`` (a built-in
-    policy played in-process, no network) is set."""
+    """One seat-holder, one of three kinds:
+
+    * ``command``: a local process the runner starts (ARENA_ADDRESS/ARENA_TOKEN in its env);
+    * ``policy``: a built-in policy played in-process (no network), e.g. as a reference;
+    * ``remote=True``: a bot started elsewhere that connects with ``token``.
+
+    ``token`` fixes the token for a command bot too (random otherwise); ``env`` adds
+    environment variables for a command bot.
+    """
 
     name: str
     command: str | None = None
     policy: str | None = None
+    remote: bool = False
+    token: str | None = None
     cwd: str | None = None
+    env: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
-        if (self.command is None) == (self.policy is None):
-            raise ValueError(f"bot {self.name!r}: give exactly one of command or policy")
+        kinds = (self.command is not None) + (self.policy is not None) + self.remote
+        if kinds != 1:
+            raise ValueError(f"bot {self.name!r}: give exactly one of command, policy or remote")
+        if self.remote and not self.token:
+            raise ValueError(f"remote bot {self.name!r} needs a token")
 
 
 @dataclass
@@ -249,15 +262,27 @@ class MatchRunner:
         assert gw is not None
         starts = []
         for i, entry in enumerate(self.spec.bots):
-            if entry.command is None:
+            if entry.policy is not None:
                 continue
-            token, link = gw.register(entry.name)
+            token, link = gw.register(entry.name, entry.token)
             link.record_latency = self.spec.record_latency
             self.links[i] = link
-            proc = ProcessBot(entry.name, entry.command, cwd=entry.cwd)
+            if entry.remote:
+                starts.append(self._await_remote(link))
+                continue
+            proc = ProcessBot(entry.name, entry.command or "", cwd=entry.cwd, env=entry.env)
             self.procs[i] = proc
             starts.append(self._start_one(proc, link, token))
         await asyncio.gather(*starts)
+
+    async def _await_remote(self, link: BotLink) -> None:
+        try:
+            await asyncio.wait_for(link.connected.wait(), self.spec.faults.start_timeout)
+        except TimeoutError:
+            link.fail(
+                FaultKind.INIT_FAIL,
+                f"remote bot did not connect within {self.spec.faults.start_timeout:g} s",
+            )
 
     async def _start_one(self, proc: ProcessBot, link: BotLink, token: str) -> None:
         gw = self.gateway
