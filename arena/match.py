@@ -81,6 +81,9 @@ class MatchSpec:
     faults: FaultPolicy = field(default_factory=FaultPolicy)
     match_id: str = ""
     record_latency: bool = False
+    # scripted games (compliance checks, tests): game i draws stacks[i] first
+    stacks: list[list[str]] | None = None
+    single_round: bool = False
 
     @property
     def seats(self) -> int:
@@ -353,7 +356,8 @@ class MatchRunner:
             seats.append(_Seat(s, b, entry.name, self.links[b], policy, pol_cfg.time_bank))
         ask_forced = any(st.link is not None and st.link.want_forced for st in seats)
         rules = self.rules.with_options(auto_single=False) if ask_forced else self.rules
-        game = Game(rules, spec.seats, rec.seed)
+        stack = spec.stacks[rec.index] if spec.stacks else None
+        game = Game(rules, spec.seats, rec.seed, stack=stack, single_round=spec.single_round)
         events_pb: list[pb.Event] = []
 
         def events_for(st: _Seat) -> list[pb.Event]:

@@ -29,6 +29,7 @@ class Connection:
         self.peer = peer
         self.queue: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
         self.closed = False
+        self.kicked = False
 
     def send(self, msg: pb.ArenaMessage) -> None:
         if not self.closed:
@@ -38,6 +39,11 @@ class Connection:
         if not self.closed:
             self.closed = True
             self.queue.put_nowait(None)
+
+    def kick(self) -> None:
+        """End the stream with UNAVAILABLE: a well-behaved bot reconnects."""
+        self.kicked = True
+        self.close()
 
 
 @dataclass
@@ -188,6 +194,13 @@ class BotLink:
             )
         else:
             p.future.set_result(answer.option_index)
+
+    def kick(self) -> bool:
+        """Drop the live stream (tests and `bot check`); False if none is connected."""
+        if self.conn is None:
+            return False
+        self.conn.kick()
+        return True
 
     def describe(self) -> dict[str, Any]:
         return {

@@ -202,7 +202,9 @@ class Gateway(pb_grpc.ArenaServicer):
                 yield msg
         finally:
             reader.cancel()
-            link.detach(conn, "stream closed")
+            link.detach(conn, "kicked by the arena" if conn.kicked else "stream closed")
+        if conn.kicked:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "the arena dropped this stream")
 
     async def _read(
         self, request_iterator: AsyncIterator[pb.BotMessage], link: BotLink, conn: Connection

@@ -135,6 +135,7 @@ class Client:
         self.reconnect_for = reconnect_for
         self.games: dict[str, GameInfo] = {}
         self.welcome: pb.Welcome | None = None
+        self._welcomed = False
 
     async def run(self) -> str:
         """Play until the arena says goodbye; returns its reason."""
@@ -146,21 +147,28 @@ class Client:
                 return await self._session()
             except BotRejected:
                 raise
-            except grpc.aio.AioRpcError as e:
+            except (grpc.aio.AioRpcError, ConnectionResetError) as e:
+                why = (
+                    f"{e.code().name} {e.details()}"
+                    if isinstance(e, grpc.aio.AioRpcError)
+                    else str(e)
+                )
                 now = loop.time()
+                if self._welcomed:  # that session worked: a fresh reconnect window
+                    give_up_at = None
+                    delay = 0.05
                 if give_up_at is None:
                     give_up_at = now + self.reconnect_for
                 if now >= give_up_at:
-                    raise ConnectionError(
-                        f"lost the arena at {self.address}: {e.code().name} {e.details()}"
-                    ) from None
-                log.info("stream lost (%s); reconnecting", e.code().name)
+                    raise ConnectionError(f"lost the arena at {self.address}: {why}") from None
+                log.info("stream lost (%s); reconnecting", why)
                 await asyncio.sleep(delay)  # back-off between reconnect attempts
                 delay = min(delay * 2, 1.0)
             else:
                 give_up_at = None
 
     async def _session(self) -> str:
+        self._welcomed = False
         outbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
         outbox.put_nowait(
             pb.BotMessage(
@@ -205,6 +213,7 @@ class Client:
                             self.bot.game_ended(info, msg.game_end)
                     elif which == "welcome":
                         self.welcome = msg.welcome
+                        self._welcomed = True
                     elif which == "error":
                         raise BotRejected(
                             f"{pb.Error.Code.Name(msg.error.code)}: {msg.error.message}"
@@ -213,7 +222,7 @@ class Client:
                         return msg.goodbye.reason
             finally:
                 outbox.put_nowait(None)
-        return "stream ended"
+        raise ConnectionResetError("the stream ended without a goodbye")
 
     def _start(self, gs: pb.GameStart) -> None:
         info = GameInfo(
