@@ -258,3 +258,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def entry() -> None:
     sys.exit(main())
+
+
+# commands defined in other modules register themselves on `app`
+from arena import cli_play  # noqa: E402, F401

@@ -84,6 +84,8 @@ class MatchSpec:
     # scripted games (compliance checks, tests): game i draws stacks[i] first
     stacks: list[list[str]] | None = None
     single_round: bool = False
+    # compliance checks: drop each bot's stream once, after it has given this many answers
+    kick_after_answers: int | None = None
 
     @property
     def seats(self) -> int:
@@ -114,6 +116,7 @@ class GameRecord:
     choices: list[int] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
+    asked: list[tuple[int, str]] = field(default_factory=list)  # (seat, kind) sent to bots
 
     def as_dict(self, events: bool = True) -> dict[str, Any]:
         d = {
@@ -269,6 +272,7 @@ class MatchRunner:
                 continue
             token, link = gw.register(entry.name, entry.token)
             link.record_latency = self.spec.record_latency
+            link.kick_after_answers = self.spec.kick_after_answers
             self.links[i] = link
             if entry.remote:
                 starts.append(self._await_remote(link))
@@ -400,6 +404,7 @@ class MatchRunner:
             elif len(d.options) == 1 and not (st.link is not None and st.link.want_forced):
                 idx = 0
             else:
+                rec.asked.append((d.seat, d.kind))
                 idx = await self._ask(rec, game, d, st, events_for(st))
                 decisions += 1
             game.step(idx)

@@ -83,6 +83,7 @@ class BotLink:
         self.stats = LinkStats()
         self._grace: asyncio.TimerHandle | None = None
         self.record_latency = False
+        self.kick_after_answers: int | None = None
 
     # ------------------------------------------------------------ stream lifecycle
     def attach(self, conn: Connection, hello: pb.Hello) -> None:
@@ -194,6 +195,9 @@ class BotLink:
             )
         else:
             p.future.set_result(answer.option_index)
+        if self.kick_after_answers is not None and self.stats.answers == self.kick_after_answers:
+            self.kick_after_answers = None
+            asyncio.get_running_loop().call_soon(self.kick)
 
     def kick(self) -> bool:
         """Drop the live stream (tests and `bot check`); False if none is connected."""

@@ -1,0 +1,209 @@
+"""``arena match`` and ``arena bot check``: external bots over gRPC."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from arena.cli import (
+    BrutalOpt,
+    DbOpt,
+    JsonOpt,
+    VariantOpt,
+    _ruleset,
+    _seed,
+    app,
+    emit_json,
+    err,
+    out,
+)
+from arena.console import progress_bar
+from arena.errors import UsageProblem
+
+bot_app = typer.Typer(help="Manage and test bots.", no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(bot_app, name="bot")
+
+
+def _name_for(command: str) -> str:
+    argv = shlex.split(command)
+    for arg in reversed(argv):
+        p = Path(arg)
+        if p.suffix in (".py", ".js", ".jar", ".sh") or p.exists():
+            if p.stem in ("bot", "main", "index") and p.parent.name:
+                return p.parent.name
+            return p.stem
+    return Path(argv[0]).name if argv else "bot"
+
+
+def _check_command(command: str) -> None:
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise UsageProblem(f"cannot parse bot command {command!r}: {e}", param="--bot") from None
+    if not argv:
+        raise UsageProblem("empty bot command", param="--bot")
+    exe = argv[0]
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    if shutil.which(exe, path=path) is None and not (
+        Path(exe).is_file() and os.access(exe, os.X_OK)
+    ):
+        raise UsageProblem(f"cannot run bot command {command!r}: {exe!r} not found", param="--bot")
+
+
+def parse_bots(values: list[str]) -> list[Any]:
+    """--bot values → BotEntry list. Forms: COMMAND, NAME=COMMAND, builtin:POLICY."""
+    from arena.match import BotEntry
+    from engine.policies import PolicyError, parse_policy
+
+    entries = []
+    seen: dict[str, int] = {}
+    for raw in values:
+        value = raw.strip()
+        if value.startswith("builtin:"):
+            try:
+                policy = parse_policy(value.split(":", 1)[1])
+            except PolicyError as e:
+                raise UsageProblem(str(e), param="--bot") from None
+            name, kw = policy, {"policy": policy}
+        else:
+            name, sep, command = value.partition("=")
+            if not sep or " " in name or not name:
+                name, command = _name_for(value), value
+            _check_command(command)
+            kw = {"command": command}
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            name = f"{name}#{seen[name]}"
+        entries.append(BotEntry(name, **kw))
+    return entries
+
+
+@app.command()
+def match(
+    bot: Annotated[
+        list[str],
+        typer.Option(
+            "--bot",
+            metavar="CMD",
+            help="A bot: a command (e.g. 'python bots/examples/python/ev/bot.py'), "
+            "NAME=COMMAND, or builtin:POLICY. Once per seat, in seat order.",
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", metavar="G", min=1, help="Games.")] = 10,
+    variant: VariantOpt = "base",
+    brutal: BrutalOpt = False,
+    seed: Annotated[str, typer.Option("--seed", metavar="S", help="Master seed.")] = "1",
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
+    ] = 16,
+    deadline: Annotated[
+        float, typer.Option("--deadline", metavar="SEC", min=0.01, help="Seconds per decision.")
+    ] = 1.0,
+    time_bank: Annotated[
+        float, typer.Option("--time-bank", metavar="SEC", min=0, help="Extra seconds per game.")
+    ] = 10.0,
+    max_strikes: Annotated[
+        int, typer.Option("--max-strikes", min=1, help="Faults before a seat forfeits a game.")
+    ] = 3,
+    events: Annotated[bool, typer.Option("--events", help="Include event logs in --json.")] = False,
+    logs: Annotated[
+        Path | None, typer.Option("--logs", metavar="DIR", help="Save each bot's output here.")
+    ] = None,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Play one table of external bots over gRPC (each bot is started as a local process).
+
+    Seats rotate between games so every bot sits in every position equally often. Faults
+    (timeouts, illegal answers, crashes) are recorded per game; a forfeiting seat plays the
+    safe default and ranks last.
+    """
+    from arena.faults import FaultPolicy
+    from arena.match import MatchSpec, run_match
+
+    entries = parse_bots(bot)
+    if not 1 <= len(entries) <= 18:
+        raise UsageProblem(f"a table has 1 to 18 seats, got {len(entries)}", param="--bot")
+    _ruleset(variant, brutal)
+    spec = MatchSpec(
+        bots=entries,
+        games=games,
+        seed=_seed(seed),
+        variant=variant,
+        brutal=brutal,
+        concurrency=concurrency,
+        faults=FaultPolicy(deadline=deadline, time_bank=time_bank, max_strikes=max_strikes),
+    )
+    with progress_bar(err, "games", games) as advance:
+        result = asyncio.run(run_match(spec, progress=lambda done, total: advance(done)))
+    if logs is not None:
+        logs.mkdir(parents=True, exist_ok=True)
+        for name, text in result.logs.items():
+            (logs / f"{name.replace('/', '_')}.log").write_text(text)
+    seats = result.seat_summary()
+    if as_json:
+        emit_json({"games": [g.as_dict(events=events) for g in result.games], "seats": seats})
+        return
+    table = Table(title=f"{games} game(s) of {variant}{' brutal' if brutal else ''}")
+    for col in ("bot", "wins", "mean total", "faults"):
+        table.add_column(col, justify="left" if col in ("bot", "faults") else "right")
+    for row in seats:
+        faults = ", ".join(f"{k} {v}" for k, v in sorted(row["faults"].items())) or "-"
+        table.add_row(row["bot"], f"{row['wins']:g}", f"{row['mean_total']:.1f}", faults)
+    out.print(table)
+    void = sum(1 for g in result.games if g.status != "completed")
+    out.print(
+        f"{result.decisions} decisions over the network in {result.seconds:.1f} s"
+        + (f"; {void} game(s) void (arena failure)" if void else "")
+    )
+
+
+@bot_app.command("check")
+def bot_check(
+    bot: Annotated[str, typer.Argument(metavar="CMD", help="The bot's command line.")],
+    deadline: Annotated[
+        float, typer.Option("--deadline", metavar="SEC", min=0.01, help="Seconds per decision.")
+    ] = 1.0,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Run the protocol compliance suite against a bot.
+
+    Scripted games (stacked decks) put every decision kind of both variants in front of the
+    bot; then 16 games at once; then the arena drops the bot's stream once and expects it
+    to reconnect. Exit code 0 when every check passes, 1 otherwise.
+    """
+    from arena.check import run_checks
+
+    (entry,) = parse_bots([bot])
+    if entry.command is None:
+        raise UsageProblem("bot check needs a bot command, not a built-in policy")
+    checks = asyncio.run(
+        run_checks(
+            entry.command,
+            deadline=deadline,
+            progress=lambda m: err.print(f"[dim]{m}[/dim]") if err.is_terminal else None,
+        )
+    )
+    passed = all(c.ok for c in checks)
+    if as_json:
+        emit_json({"passed": passed, "checks": [c.as_dict() for c in checks]})
+    else:
+        table = Table(title=f"bot check: {entry.name}")
+        table.add_column("check")
+        table.add_column("ok")
+        table.add_column("detail")
+        for c in checks:
+            table.add_row(c.name, "yes" if c.ok else "NO", c.detail)
+        out.print(table)
+        out.print("passed" if passed else "FAILED")
+    if not passed:
+        raise typer.Exit(1)
