@@ -23,8 +23,8 @@ from arena.gateway.link import BotLink
 from arena.gateway.server import Gateway
 from arena.protocol import pb
 from arena.protocol.convert import (
+    ObservationBuilder,
     event_pb,
-    observation_pb,
     options_pb,
     ruleset_pb,
 )
@@ -37,6 +37,7 @@ from engine.policies import make_policy
 log = logging.getLogger("arena.match")
 
 COMPLETED = "completed"
+EXIT_GRACE = 1.0  # seconds bots get to exit by themselves after the goodbye
 VOID = "void"
 
 
@@ -144,6 +145,7 @@ class MatchResult:
     seconds: float
     logs: dict[str, str] = field(default_factory=dict)  # bot name -> captured output
     latencies: list[float] = field(default_factory=list)
+    play_seconds: float = 0.0  # from every bot being ready to the last game's end
 
     @property
     def decisions(self) -> int:
@@ -238,6 +240,7 @@ class MatchRunner:
             await self.gateway.start()
         try:
             await self._start_bots()
+            t_ready = time.perf_counter()
             sem = asyncio.Semaphore(max(1, self.spec.concurrency))
 
             async def one(i: int) -> GameRecord:
@@ -249,6 +252,7 @@ class MatchRunner:
                 return rec
 
             games = await asyncio.gather(*(one(i) for i in range(self.spec.games)))
+            play_seconds = time.perf_counter() - t_ready
         finally:
             logs = await self._stop_bots()
             if own_gateway:
@@ -260,7 +264,9 @@ class MatchRunner:
         for link in self.links:
             if link is not None:
                 latencies.extend(link.stats.latencies)
-        return MatchResult(self.spec, list(games), time.perf_counter() - t0, logs, latencies)
+        return MatchResult(
+            self.spec, list(games), time.perf_counter() - t0, logs, latencies, play_seconds
+        )
 
     # ------------------------------------------------------------ bots
     async def _start_bots(self) -> None:
@@ -272,6 +278,7 @@ class MatchRunner:
                 continue
             token, link = gw.register(entry.name, entry.token)
             link.record_latency = self.spec.record_latency
+            link.reconnect_grace = self.spec.faults.reconnect_grace  # a shared gateway too
             link.kick_after_answers = self.spec.kick_after_answers
             self.links[i] = link
             if entry.remote:
@@ -295,27 +302,36 @@ class MatchRunner:
         gw = self.gateway
         assert gw is not None
 
+        gone = asyncio.Event()  # the process exited: no point waiting for it to connect
+
         def exited(p: ProcessBot, code: int) -> None:
             link.fail(
                 FaultKind.CRASH if link.ever_connected else FaultKind.INIT_FAIL,
                 f"bot process {p.describe_exit()}",
             )
+            gone.set()
 
         try:
             await proc.start(gw.address, token, on_exit=exited)
         except OSError as e:
             link.fail(FaultKind.INIT_FAIL, str(e))
             return
-        waiter = asyncio.create_task(link.connected.wait())
+        waiters = {
+            asyncio.create_task(link.connected.wait()),
+            asyncio.create_task(gone.wait()),
+        }
         try:
-            await asyncio.wait_for(asyncio.shield(waiter), self.spec.faults.start_timeout)
-        except TimeoutError:
-            link.fail(
-                FaultKind.INIT_FAIL,
-                f"did not connect within {self.spec.faults.start_timeout:g} s",
+            done, _ = await asyncio.wait(
+                waiters, timeout=self.spec.faults.start_timeout, return_when=asyncio.FIRST_COMPLETED
             )
+            if not done:
+                link.fail(
+                    FaultKind.INIT_FAIL,
+                    f"did not connect within {self.spec.faults.start_timeout:g} s",
+                )
         finally:
-            waiter.cancel()
+            for w in waiters:
+                w.cancel()
         if link.gone is not None and not link.ever_connected:
             # it exited or never said hello: make sure the process is gone
             await proc.stop(0.5)
@@ -326,6 +342,15 @@ class MatchRunner:
         for link in self.links:
             if link is not None and gw is not None:
                 gw.unregister(link)
+        # goodbye is said: let the bots read their last game ends and exit by themselves
+        # for a moment before they are stopped (a bot may save what it learnt)
+        exits = [
+            asyncio.ensure_future(p.proc.wait())
+            for p in self.procs
+            if p is not None and p.proc is not None and p.returncode is None
+        ]
+        if exits:
+            await asyncio.wait(exits, timeout=EXIT_GRACE)
         stops = [p.stop() for p in self.procs if p is not None]
         await asyncio.gather(*stops, return_exceptions=True)
         for entry, p in zip(self.spec.bots, self.procs, strict=True):
@@ -363,6 +388,7 @@ class MatchRunner:
         stack = spec.stacks[rec.index] if spec.stacks else None
         game = Game(rules, spec.seats, rec.seed, stack=stack, single_round=spec.single_round)
         events_pb: list[pb.Event] = []
+        observations = ObservationBuilder(game, self.rules_msg)
 
         def events_for(st: _Seat) -> list[pb.Event]:
             evs = game.events
@@ -405,7 +431,7 @@ class MatchRunner:
                 idx = 0
             else:
                 rec.asked.append((d.seat, d.kind))
-                idx = await self._ask(rec, game, d, st, events_for(st))
+                idx = await self._ask(rec, game, d, st, events_for(st), observations)
                 decisions += 1
             game.step(idx)
         rec.decisions = decisions
@@ -442,7 +468,13 @@ class MatchRunner:
                 )
 
     async def _ask(
-        self, rec: GameRecord, game: Game, d: Decision, st: _Seat, events: list[pb.Event]
+        self,
+        rec: GameRecord,
+        game: Game,
+        d: Decision,
+        st: _Seat,
+        events: list[pb.Event],
+        observations: ObservationBuilder,
     ) -> int:
         link = st.link
         assert link is not None
@@ -455,7 +487,7 @@ class MatchRunner:
                 seat=d.seat,
                 kind=pb.DecisionKind.Value(d.kind),
                 card=d.card or "",
-                observation=observation_pb(game, d.seat, self.rules_msg),
+                observation=observations.build(d.seat),
                 events=events,
                 options=options_pb(d),
                 deadline_ms=int(deadline * 1000),

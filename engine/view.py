@@ -2,67 +2,116 @@
 
 The built-in policies read a :class:`~engine.game.Game`'s public parts (lines, statuses,
 totals, the unseen multiset). A bot only has an observation (engine.observation.observe,
-or the protocol's Observation message turned into a dict). :class:`PublicGame` rebuilds
-exactly those public parts from it, so ``policy(PublicGame(obs), decision)`` chooses what
+or the protocol's Observation message). :class:`PublicGame` rebuilds exactly those public
+parts, so ``policy(PublicGame.from_observation(obs), decision)`` chooses what
 ``policy(game, decision)`` would in-process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, CardType
-from engine.game import ACTIVE, BUSTED, FROZEN, STAYED, Decision, Player
+from engine.game import ACTIVE, BUSTED, FROZEN, STAYED, Player
 from engine.rulesets import RULESETS, Ruleset
 
 _STATUS = {s: s for s in (ACTIVE, STAYED, FROZEN, BUSTED)}  # interned engine constants
+_CARDS: dict[int, dict[str, Card]] = {}
+
+# (seat, status, numbers, modifiers, second chances, total, flip7)
+PlayerData = tuple[int, str, Iterable[str], Iterable[str], int, int, bool]
 
 
-def ruleset_of(obs: Mapping[str, Any]) -> Ruleset:
-    opts = obs.get("options") or {}
-    rules = RULESETS[obs["variant"]]
-    changes = {}
-    if opts.get("brutal", False) != rules.brutal:
-        changes["brutal"] = bool(opts["brutal"])
-    target = opts.get("target_score", obs.get("target_score", rules.target_score))
-    if target != rules.target_score:
-        changes["target_score"] = int(target)
+def ruleset_for(variant: str, brutal: bool, target_score: int) -> Ruleset:
+    rules = RULESETS[variant]
+    changes: dict[str, Any] = {}
+    if brutal != rules.brutal:
+        changes["brutal"] = brutal
+    if target_score and target_score != rules.target_score:
+        changes["target_score"] = target_score
     return rules.with_options(**changes) if changes else rules
+
+
+def _by_label(rules: Ruleset) -> dict[str, Card]:
+    key = id(rules.cards)
+    table = _CARDS.get(key)
+    if table is None:
+        table = {}
+        for c in rules.cards:
+            table.setdefault(c.label, c)
+        _CARDS[key] = table
+    return table
 
 
 class PublicGame:
     """The public state of a game, shaped like :class:`~engine.game.Game` for policies."""
 
-    def __init__(self, obs: Mapping[str, Any]) -> None:
-        self.ruleset = rules = ruleset_of(obs)
-        by_label: dict[str, Card] = {}
-        for c in rules.cards:
-            by_label.setdefault(c.label, c)
-        self._cards = by_label
-        self.n = int(obs["seats"])
-        self.order = [int(s) for s in obs.get("order", ())]
-        self.round = int(obs.get("round", 0))
+    def __init__(
+        self,
+        rules: Ruleset,
+        seats: int,
+        order: Sequence[int],
+        round: int,
+        players: Iterable[PlayerData],
+        discard: Iterable[str],
+        unseen: Mapping[str, int],
+        deck_size: int,
+    ) -> None:
+        self.ruleset = rules
+        by_label = _by_label(rules)
+        sc = by_label.get("SECOND_CHANCE")
+        self.n = seats
+        self.order = list(order)
+        self.round = round
         self.players: list[Player] = []
-        for view in sorted(obs["players"], key=lambda v: v["seat"]):
-            p = Player(int(view["seat"]))
-            p.total = int(view["total"])
-            p.status = _STATUS[view["status"]]
-            for label in view["numbers"]:
-                p.numbers.append(by_label[label])
+        for seat, status, numbers, modifiers, chances, total, flip7 in sorted(
+            players, key=lambda t: t[0]
+        ):
+            p = Player(seat)
+            p.total = total
+            p.status = _STATUS[status]
+            p.numbers = [by_label[label] for label in numbers]
             p.recount()
-            p.modifiers = [by_label[label] for label in view["modifiers"]]
-            sc = by_label.get("SECOND_CHANCE")
-            p.extras = [sc] * int(view.get("second_chance", 0)) if sc else []
-            p.flip7 = bool(view.get("flip7", False))
+            p.modifiers = [by_label[label] for label in modifiers]
+            p.extras = [sc] * chances if sc is not None else []
+            p.flip7 = flip7
             self.players.append(p)
-        self.discard = [by_label[label] for label in obs.get("discard", ())]
-        unseen: Mapping[str, int] = obs.get("unseen") or {}
+        self.discard = [by_label[label] for label in discard]
         self.deck_count: dict[CardType, int] = {
-            by_label[label].type: int(n) for label, n in unseen.items() if n
+            by_label[label].type: n for label, n in unseen.items() if n
         }
         # only the size of the draw pile is public; its contents are in deck_count
-        self.deck: Sequence[None] = [None] * int(obs.get("deck_size", sum(unseen.values())))
+        self.deck: Sequence[None] = [None] * deck_size
 
-    def decision(self, kind: str, seat: int, options: Sequence[Any], card: str | None) -> Decision:
-        return Decision(kind, seat, tuple(options), card)
+    @classmethod
+    def from_observation(cls, obs: Mapping[str, Any]) -> PublicGame:
+        """From the dict of engine.observation.observe (or its protocol twin)."""
+        opts = obs.get("options") or {}
+        rules = ruleset_for(
+            obs["variant"],
+            bool(opts.get("brutal", False)),
+            int(opts.get("target_score", obs.get("target_score", 0)) or 0),
+        )
+        unseen: Mapping[str, int] = obs.get("unseen") or {}
+        return cls(
+            rules,
+            int(obs["seats"]),
+            obs.get("order", ()),
+            int(obs.get("round", 0)),
+            (
+                (
+                    int(v["seat"]),
+                    v["status"],
+                    v["numbers"],
+                    v["modifiers"],
+                    int(v.get("second_chance", 0)),
+                    int(v["total"]),
+                    bool(v.get("flip7", False)),
+                )
+                for v in obs["players"]
+            ),
+            obs.get("discard", ()),
+            unseen,
+            int(obs.get("deck_size", sum(unseen.values()))),
+        )

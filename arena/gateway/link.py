@@ -17,6 +17,11 @@ from arena.faults import BotGone, FaultKind, IllegalAnswer
 from arena.protocol import pb
 
 
+def _expire(fut: asyncio.Future[int]) -> None:
+    if not fut.done():
+        fut.set_exception(TimeoutError())
+
+
 def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
@@ -80,6 +85,7 @@ class BotLink:
         self.bot_version = ""
         self.gone: BotGone | None = None
         self.pending: OrderedDict[int, Pending] = OrderedDict()
+        self.closed_ids: set[int] = set()  # requests asked and settled (answered or timed out)
         self.stats = LinkStats()
         self._grace: asyncio.TimerHandle | None = None
         self.record_latency = False
@@ -166,14 +172,20 @@ class BotLink:
         self.stats.requests += 1
         if self.conn is not None:
             self.conn.send(msg)
+        # a plain timer instead of asyncio.wait_for: one callback, no extra task per request
+        timer = loop.call_later(timeout, _expire, fut)
         try:
-            return await asyncio.wait_for(fut, timeout)
+            return await fut
         finally:
+            timer.cancel()
             self.pending.pop(request_id, None)
+            self.closed_ids.add(request_id)
 
     def on_answer(self, answer: pb.Answer) -> None:
         p = self.pending.get(answer.request_id)
         if p is None:
+            if answer.request_id in self.closed_ids:
+                return  # a late (or repeated) answer to a settled request: just dropped
             self.stats.unknown_answers += 1
             # an answer to no open request: blame the oldest open one (it is what the bot
             # should have answered); a late answer to a timed-out request is just dropped

@@ -159,6 +159,7 @@ class Gateway(pb_grpc.ArenaServicer):
             return
         except Exception as e:  # malformed or oversized first message
             log.info("bad first message from %s: %s", peer, e)
+            yield _error(pb.Error.BAD_HELLO, "the first message is not a valid BotMessage")
             return
         if first.WhichOneof("msg") != "hello":
             yield _error(pb.Error.BAD_HELLO, "the first message must be a hello")
@@ -188,7 +189,7 @@ class Gateway(pb_grpc.ArenaServicer):
             protocol_version=PROTOCOL_VERSION,
             session_id=conn.session_id,
             max_message_bytes=self.max_message_bytes,
-            reconnect_grace_ms=int(self.reconnect_grace * 1000),
+            reconnect_grace_ms=int(link.reconnect_grace * 1000),
             arena_version=__version__,
         )
         yield pb.ArenaMessage(welcome=welcome)
@@ -217,12 +218,14 @@ class Gateway(pb_grpc.ArenaServicer):
                     link.on_answer(msg.answer)
                 else:
                     reason = f"unexpected {which or 'empty'} message"
+                    conn.send(_error(pb.Error.PROTOCOL, reason))
                     break
         except asyncio.CancelledError:
             raise
         except Exception as e:  # oversized / malformed messages end the stream
             reason = f"bad message: {type(e).__name__}"
             log.info("stream of %s ended: %s", link.name, e)
+            conn.send(_error(pb.Error.PROTOCOL, f"{reason}; the stream is closed"))
         link.detach(conn, reason)
 
     # ------------------------------------------------------------ used by runtimes

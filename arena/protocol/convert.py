@@ -75,6 +75,70 @@ def observation_pb(game: Game, seat: int, rules_msg: pb.Ruleset | None = None) -
     )
 
 
+class ObservationBuilder:
+    """Builds Observation messages for one game, reusing the parts that did not change.
+
+    Between two decisions usually one line changes; a player's PlayerView is rebuilt only
+    when its status, total, or cards changed, and the discard pile's labels are extended
+    rather than rebuilt. Output is identical to :func:`observation_pb`.
+    """
+
+    def __init__(self, game: Game, rules_msg: pb.Ruleset | None = None) -> None:
+        self.game = game
+        self.rules_msg = rules_msg if rules_msg is not None else ruleset_pb(game.ruleset)
+        self.views: list[tuple[tuple[Any, ...], pb.PlayerView] | None] = [None] * game.n
+        self.discard_list: list[Any] | None = None
+        self.discard_labels: list[str] = []
+
+    def build(self, seat: int) -> pb.Observation:
+        game = self.game
+        views = self.views
+        players = []
+        for p in game.players:
+            key = (p.status, p.total, p.flip7, len(p.extras), *p.numbers, None, *p.modifiers)
+            cached = views[p.seat]
+            if cached is not None and cached[0] == key:
+                players.append(cached[1])
+                continue
+            view = pb.PlayerView(
+                seat=p.seat,
+                status=STATUS_TO_PB[p.status],
+                numbers=[c.label for c in p.numbers],
+                modifiers=[c.label for c in p.modifiers],
+                second_chances=len(p.extras),
+                total=p.total,
+                line_score=line_value(game, p),
+                flip7=p.flip7,
+            )
+            views[p.seat] = (key, view)
+            players.append(view)
+        discard = game.discard
+        labels = self.discard_labels
+        if discard is not self.discard_list or len(labels) > len(discard):
+            self.discard_list = discard
+            labels = self.discard_labels = [c.label for c in discard]
+        elif len(labels) < len(discard):
+            labels.extend(c.label for c in discard[len(labels) :])
+        unseen: dict[str, int] = {}
+        for ctype, n in game.deck_count.items():
+            if n:
+                unseen[ctype.label] = unseen.get(ctype.label, 0) + n
+        return pb.Observation(
+            variant=game.ruleset.name,
+            ruleset=self.rules_msg,
+            seat=seat,
+            seats=game.n,
+            round=game.round,
+            dealer=game.dealer,
+            order=game.order,
+            players=players,
+            discard=labels,
+            deck_size=len(game.deck),
+            unseen=unseen,
+            pending=[c.label for c in game.limbo],
+        )
+
+
 def event_pb(event: tuple[Any, ...]) -> pb.Event:
     kind = event[0]
     msg = pb.Event(kind=kind)
@@ -182,6 +246,34 @@ def observation_dict(obs: pb.Observation) -> dict[str, Any]:
         "pending": list(obs.pending),
         "unseen": dict(sorted(obs.unseen.items())),
     }
+
+
+def public_game(obs: pb.Observation) -> Any:
+    """A protocol Observation as an engine.view.PublicGame (for the built-in policies)."""
+    from engine.view import PublicGame, ruleset_for
+
+    r = obs.ruleset
+    return PublicGame(
+        ruleset_for(r.variant or obs.variant, r.brutal, r.target_score),
+        obs.seats,
+        obs.order,
+        obs.round,
+        (
+            (
+                p.seat,
+                STATUS_FROM_PB[p.status],
+                p.numbers,
+                p.modifiers,
+                p.second_chances,
+                p.total,
+                p.flip7,
+            )
+            for p in obs.players
+        ),
+        obs.discard,
+        obs.unseen,
+        obs.deck_size,
+    )
 
 
 def event_from_pb(msg: pb.Event) -> dict[str, Any]:

@@ -125,11 +125,15 @@ class ProcessBot:
     def pid(self) -> int | None:
         return self.proc.pid if self.proc is not None else None
 
-    async def stop(self, timeout: float = 2.0) -> int | None:
-        """TERM the process group, then KILL it after ``timeout`` seconds."""
+    async def stop(self, timeout: float = 2.0, exit_grace: float = 1.0) -> int | None:
+        """Let the bot exit by itself for ``exit_grace`` seconds (it has been told goodbye),
+        then TERM its process group, then KILL it after ``timeout`` more seconds."""
         self.stopping = True
         if self.proc is None:
             return None
+        if self.returncode is None and exit_grace > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._waiter), exit_grace)  # type: ignore[arg-type]
         if self.returncode is None:
             self._signal(signal.SIGTERM)
             try:

@@ -34,6 +34,7 @@ from arena.protocol.convert import (
     event_from_pb,
     observation_dict,
     option_values,
+    public_game,
 )
 from engine import Decision, Player
 from engine.view import PublicGame
@@ -59,26 +60,38 @@ class GameInfo:
     state: dict[str, Any] = field(default_factory=dict)  # free space for the bot
 
 
-@dataclass
 class Request:
-    """One decision to make. Answer with an index into ``options``."""
+    """One decision to make. Answer with an index into ``options``.
 
-    request_id: int
-    game_id: str
-    seat: int
-    kind: str
-    card: str | None
-    options: tuple[Any, ...]
-    observation: dict[str, Any]
-    events: list[dict[str, Any]]
-    deadline: float  # seconds
-    time_bank: float  # seconds
-    game: GameInfo | None
+    The observation, events and ``view`` are decoded only when first used.
+    """
+
+    def __init__(self, msg: pb.DecisionRequest, game: GameInfo | None) -> None:
+        self.raw = msg
+        self.request_id: int = msg.request_id
+        self.game_id: str = msg.game_id
+        self.seat: int = msg.seat
+        self.kind: str = KIND_FROM_PB[msg.kind]
+        self.card: str | None = msg.card or None
+        self.options: tuple[Any, ...] = option_values(self.kind, msg.options)
+        self.deadline: float = msg.deadline_ms / 1000  # seconds
+        self.time_bank: float = msg.time_bank_ms / 1000  # seconds
+        self.game = game
+
+    @cached_property
+    def observation(self) -> dict[str, Any]:
+        """The public state, as engine.observation.observe would give it."""
+        return observation_dict(self.raw.observation)
+
+    @cached_property
+    def events(self) -> list[dict[str, Any]]:
+        """Events since this bot last heard from the game, oldest first."""
+        return [event_from_pb(e) for e in self.raw.events]
 
     @cached_property
     def view(self) -> PublicGame:
         """The public game, shaped like engine.Game, for engine.policies."""
-        return PublicGame(self.observation)
+        return public_game(self.raw.observation)
 
     @property
     def decision(self) -> Decision:
@@ -240,20 +253,7 @@ class Client:
         self.bot.game_started(info)
 
     def _answer(self, r: pb.DecisionRequest) -> int:
-        kind = KIND_FROM_PB[r.kind]
-        req = Request(
-            request_id=r.request_id,
-            game_id=r.game_id,
-            seat=r.seat,
-            kind=kind,
-            card=r.card or None,
-            options=option_values(kind, r.options),
-            observation=observation_dict(r.observation),
-            events=[event_from_pb(e) for e in r.events],
-            deadline=r.deadline_ms / 1000,
-            time_bank=r.time_bank_ms / 1000,
-            game=self.games.get(r.game_id),
-        )
+        req = Request(r, self.games.get(r.game_id))
         try:
             index = int(self.bot.choose(req))
         except Exception:

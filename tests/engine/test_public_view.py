@@ -30,7 +30,7 @@ def test_policies_choose_the_same_on_an_observation_as_on_the_game(
         while not g.over:
             d = g.decision
             a = here[d.seat](g, d)
-            b = there[d.seat](PublicGame(observe(g, d.seat)), d)
+            b = there[d.seat](PublicGame.from_observation(observe(g, d.seat)), d)
             assert a == b, (seed, d)
             g.step(a)
             decisions += 1
@@ -40,7 +40,7 @@ def test_policies_choose_the_same_on_an_observation_as_on_the_game(
 def test_public_game_rebuilds_lines_totals_and_the_unseen_multiset() -> None:
     g = Game(RULESETS["base"], 3, 5, stack=["5", "x2", "SECOND_CHANCE", "7"])
     g.players[2].total = 42
-    view = PublicGame(observe(g, 0))
+    view = PublicGame.from_observation(observe(g, 0))
     assert [c.label for c in view.players[1].numbers] == ["5"]
     assert [c.label for c in view.players[2].modifiers] == ["x2"]
     assert len(view.players[0].extras) == 1

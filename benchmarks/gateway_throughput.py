@@ -1,0 +1,264 @@
+"""Gateway throughput: the arena next to a raw gRPC streaming ping-pong, in one run.
+
+    .venv/bin/python benchmarks/gateway_throughput.py [--games 64] [--concurrency 16]
+
+1. arena: a match of 4 example Python bots (separate processes, Unix socket, 16 games at
+   once); decisions per second, the arena process's CPU per decision, round-trip latency.
+2. ping-pong: the same 4 client processes' worth of raw gRPC streams on a Unix socket, the
+   same concurrency, with requests of the same size as the arena's average request and
+   answers of the same size as an Answer; messages per second and latency.
+The ratio arena / ping-pong is printed. Both runs happen in this process, back to back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from arena.faults import FaultPolicy  # noqa: E402
+from arena.match import BotEntry, MatchSpec, run_match  # noqa: E402
+from arena.protocol import pb  # noqa: E402
+
+EX = ROOT / "bots" / "examples" / "python"
+METHOD = "/bench.PingPong/Play"
+
+CLIENT = r"""
+import asyncio, os, sys
+import grpc
+
+async def main():
+    addr, size = os.environ["PP_ADDRESS"], int(os.environ["PP_ANSWER"])
+    answer = b"x" * size
+    async with grpc.aio.insecure_channel(addr) as ch:
+        q = asyncio.Queue()
+        async def out():
+            yield b"hello"
+            while True:
+                m = await q.get()
+                if m is None:
+                    return
+                yield m
+        call = ch.stream_stream("/bench.PingPong/Play", request_serializer=lambda b: b,
+                                response_deserializer=lambda b: b)(out())
+        async for msg in call:
+            if msg == b"bye":
+                break
+            q.put_nowait(msg[:8] + answer)  # echo the id, pad to an Answer's size
+        q.put_nowait(None)
+
+asyncio.run(main())
+"""
+
+
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p * (len(xs) - 1)))] * 1000 if xs else float("nan")
+
+
+async def arena_run(games: int, concurrency: int) -> dict[str, float]:
+    py = sys.executable
+    bots = [
+        BotEntry("ev", command=f"{py} {EX / 'ev' / 'bot.py'}"),
+        BotEntry("threshold", command=f"{py} {EX / 'threshold' / 'bot.py'} 23"),
+        BotEntry("random", command=f"{py} {EX / 'random' / 'bot.py'}"),
+        BotEntry("threshold-27", command=f"{py} {EX / 'threshold' / 'bot.py'} 27"),
+    ]
+    spec = MatchSpec(
+        bots=bots,
+        games=games,
+        seed=5,
+        concurrency=concurrency,
+        faults=FaultPolicy(deadline=5, time_bank=30),
+        record_latency=True,
+    )
+    cpu0 = time.process_time()
+    kids0 = children_cpu()
+    res = await run_match(spec)
+    wall = res.play_seconds  # bots' start-up excluded, as for the ping-pong clients
+    cpu = time.process_time() - cpu0
+    kids = children_cpu() - kids0
+    faults = sum(len(g.faults) for g in res.games)
+    return {
+        "decisions": res.decisions,
+        "seconds": wall,
+        "per_second": res.decisions / wall,
+        "cpu_us_per_decision": cpu / res.decisions * 1e6,
+        "client_cpu_us_per_decision": kids / res.decisions * 1e6,
+        "p50_ms": pct(res.latencies, 0.5),
+        "p99_ms": pct(res.latencies, 0.99),
+        "faults": faults,
+    }
+
+
+def request_size() -> int:
+    """Average serialized DecisionRequest size in a 4-seat game (observation, options, events)."""
+    from arena.protocol.convert import event_pb, observation_pb, options_pb
+    from engine import RULESETS, Game
+    from engine.policies import make_policy
+
+    g = Game(RULESETS["base"], 4, 3)
+    pol = make_policy("ev")
+    sizes = []
+    heard = [0] * 4
+    while not g.over:
+        d = g.decision
+        evs = [event_pb(e) for e in g.events[heard[d.seat] :]]
+        heard[d.seat] = len(g.events)
+        msg = pb.ArenaMessage(
+            request=pb.DecisionRequest(
+                request_id=1,
+                game_id="abcdef123456-1",
+                seat=d.seat,
+                kind=1,
+                observation=observation_pb(g, d.seat),
+                events=evs,
+                options=options_pb(d),
+                deadline_ms=1000,
+                time_bank_ms=10000,
+            )
+        )
+        sizes.append(len(msg.SerializeToString()))
+        g.step(pol(g, d))
+    return int(statistics.mean(sizes))
+
+
+async def pingpong_run(
+    messages: int, concurrency: int, req_size: int, ans_size: int
+) -> dict[str, float]:
+    conns: list[asyncio.Queue[bytes | None]] = []
+    waiters: dict[int, asyncio.Future[float]] = {}
+    ready = asyncio.Event()
+
+    async def play(request_iterator, context):  # type: ignore[no-untyped-def]
+        q: asyncio.Queue[bytes | None] = asyncio.Queue()
+        conns.append(q)
+        if len(conns) == 4:
+            ready.set()
+
+        async def reader() -> None:
+            async for msg in request_iterator:
+                if msg == b"hello":
+                    continue
+                rid = int.from_bytes(msg[:8], "big")
+                fut = waiters.pop(rid, None)
+                if fut is not None and not fut.done():
+                    fut.set_result(time.perf_counter())
+
+        task = asyncio.create_task(reader())
+        try:
+            while True:
+                m = await q.get()
+                if m is None:
+                    yield b"bye"
+                    return
+                yield m
+        finally:
+            task.cancel()
+
+    handler = grpc.stream_stream_rpc_method_handler(
+        play, request_deserializer=lambda b: b, response_serializer=lambda b: b
+    )
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler("bench.PingPong", {"Play": handler}),)
+    )
+    tmp = tempfile.mkdtemp()
+    sock = f"unix://{tmp}/pp.sock"
+    server.add_insecure_port(sock)
+    await server.start()
+    env = {**os.environ, "PP_ADDRESS": sock, "PP_ANSWER": str(max(0, ans_size - 8))}
+    procs = [subprocess.Popen([sys.executable, "-c", CLIENT], env=env) for _ in range(4)]
+    await asyncio.wait_for(ready.wait(), 30)
+    pad = b"y" * max(0, req_size - 8)
+    lat: list[float] = []
+    counter = iter(range(1, 10**9))
+    per_task = messages // concurrency
+    loop = asyncio.get_running_loop()
+
+    async def worker(w: int) -> None:
+        for i in range(per_task):
+            rid = next(counter)
+            fut: asyncio.Future[float] = loop.create_future()
+            waiters[rid] = fut
+            t0 = time.perf_counter()
+            conns[(w + i) % 4].put_nowait(rid.to_bytes(8, "big") + pad)
+            t1 = await fut
+            lat.append(t1 - t0)
+
+    cpu0 = time.process_time()
+    kids0 = children_cpu()
+    t0 = time.perf_counter()
+    await asyncio.gather(*(worker(w) for w in range(concurrency)))
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
+    for q in conns:
+        q.put_nowait(None)
+    for p in procs:
+        await asyncio.to_thread(p.wait, 30)
+    kids = children_cpu() - kids0
+    await server.stop(0.5)
+    n = per_task * concurrency
+    return {
+        "decisions": n,
+        "seconds": wall,
+        "per_second": n / wall,
+        "cpu_us_per_decision": cpu / n * 1e6,
+        "client_cpu_us_per_decision": kids / n * 1e6,
+        "p50_ms": pct(lat, 0.5),
+        "p99_ms": pct(lat, 0.99),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=64)
+    ap.add_argument("--concurrency", type=int, default=16)
+    args = ap.parse_args()
+    req = request_size()
+    ans = len(
+        pb.BotMessage(answer=pb.Answer(request_id=123456, option_index=1)).SerializeToString()
+    )
+    a = asyncio.run(arena_run(args.games, args.concurrency))
+    p = asyncio.run(pingpong_run(int(a["decisions"]), args.concurrency, req, ans))
+    print(
+        f"message sizes: request ~{req} B, answer {ans} B; concurrency {args.concurrency}; "
+        f"4 client processes; Unix socket"
+    )
+    print(
+        f"{'':12} {'decisions':>10} {'per s':>10} {'server CPU':>11} {'client CPU':>11} "
+        f"{'p50 ms':>8} {'p99 ms':>8}   (CPU: us per decision, clients incl. start-up)"
+    )
+    for name, r in (("arena", a), ("ping-pong", p)):
+        print(
+            f"{name:12} {r['decisions']:>10.0f} {r['per_second']:>10.0f} "
+            f"{r['cpu_us_per_decision']:>11.0f} {r['client_cpu_us_per_decision']:>11.0f} "
+            f"{r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}"
+        )
+    print(f"arena / ping-pong throughput: {a['per_second'] / p['per_second']:.1%}")
+    print(
+        f"latency added per decision: p50 {a['p50_ms'] - p['p50_ms']:+.2f} ms, "
+        f"p99 {a['p99_ms'] - p['p99_ms']:+.2f} ms"
+    )
+    print(f"arena faults during the run: {a['faults']:.0f}")
+
+
+if __name__ == "__main__":
+    main()
