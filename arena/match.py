@@ -22,12 +22,8 @@ from arena.faults import BotGone, Fault, FaultKind, FaultPolicy, IllegalAnswer
 from arena.gateway.link import BotLink
 from arena.gateway.server import Gateway
 from arena.protocol import pb
-from arena.protocol.convert import (
-    ObservationBuilder,
-    event_pb,
-    options_pb,
-    ruleset_pb,
-)
+from arena.protocol.convert import KIND_TO_PB, event_pb, options_pb, ruleset_pb
+from arena.protocol.wire import ObservationEncoder, decision_request
 from arena.runtime.process import ProcessBot
 from arena.seeds import derive_seed
 from engine import STAY, Decision, Game, get_ruleset
@@ -388,7 +384,7 @@ class MatchRunner:
         stack = spec.stacks[rec.index] if spec.stacks else None
         game = Game(rules, spec.seats, rec.seed, stack=stack, single_round=spec.single_round)
         events_pb: list[pb.Event] = []
-        observations = ObservationBuilder(game, self.rules_msg)
+        observations = ObservationEncoder(game, self.rules_msg)
 
         def events_for(st: _Seat) -> list[pb.Event]:
             evs = game.events
@@ -474,25 +470,22 @@ class MatchRunner:
         d: Decision,
         st: _Seat,
         events: list[pb.Event],
-        observations: ObservationBuilder,
+        observations: ObservationEncoder,
     ) -> int:
         link = st.link
         assert link is not None
         deadline = self.spec.faults.deadline
         rid = next(self._request_ids)
-        msg = pb.ArenaMessage(
-            request=pb.DecisionRequest(
-                request_id=rid,
-                game_id=rec.game_id,
-                seat=d.seat,
-                kind=pb.DecisionKind.Value(d.kind),
-                card=d.card or "",
-                observation=observations.build(d.seat),
-                events=events,
-                options=options_pb(d),
-                deadline_ms=int(deadline * 1000),
-                time_bank_ms=int(st.bank * 1000),
-            )
+        msg = decision_request(
+            rid,
+            rec.game_id,
+            d,
+            KIND_TO_PB[d.kind],
+            events,
+            options_pb(d),
+            int(deadline * 1000),
+            int(st.bank * 1000),
+            observations.encode(d.seat),
         )
         t0 = time.perf_counter()
         try:

@@ -32,11 +32,11 @@ class Connection:
     def __init__(self, session_id: str, peer: str) -> None:
         self.session_id = session_id
         self.peer = peer
-        self.queue: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[pb.ArenaMessage | bytes | None] = asyncio.Queue()
         self.closed = False
         self.kicked = False
 
-    def send(self, msg: pb.ArenaMessage) -> None:
+    def send(self, msg: pb.ArenaMessage | bytes) -> None:
         if not self.closed:
             self.queue.put_nowait(msg)
 
@@ -54,7 +54,7 @@ class Connection:
 @dataclass
 class Pending:
     request_id: int
-    message: pb.ArenaMessage
+    message: pb.ArenaMessage | bytes  # bytes: an encoded ArenaMessage
     future: asyncio.Future[int]
     n_options: int
     sent_at: float = 0.0
@@ -157,7 +157,7 @@ class BotLink:
             self.conn.send(msg)
 
     async def ask(
-        self, request_id: int, msg: pb.ArenaMessage, n_options: int, timeout: float
+        self, request_id: int, msg: pb.ArenaMessage | bytes, n_options: int, timeout: float
     ) -> int:
         """Send a decision request and wait for a legal answer index.
 

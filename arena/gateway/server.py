@@ -31,6 +31,10 @@ DEFAULT_MAX_MESSAGE = 64 * 1024  # from bots: answers are tiny
 DEFAULT_MAX_SEND = 16 * 1024 * 1024  # to bots: a big Swap can list many options
 
 
+def _serialize(msg: pb.ArenaMessage | bytes) -> bytes:
+    return msg if isinstance(msg, bytes) else msg.SerializeToString()
+
+
 def _error(code: int, message: str) -> pb.ArenaMessage:
     return pb.ArenaMessage(error=pb.Error(code=code, message=message))
 
@@ -71,7 +75,15 @@ class Gateway(pb_grpc.ArenaServicer):
                 ("grpc.so_reuseport", 0),
             ]
         )
-        pb_grpc.add_ArenaServicer_to_server(self, server)
+        # registered by hand so that pre-encoded messages (bytes) pass through unchanged
+        play = grpc.stream_stream_rpc_method_handler(
+            self.Play,
+            request_deserializer=pb.BotMessage.FromString,
+            response_serializer=_serialize,
+        )
+        server.add_generic_rpc_handlers(
+            (grpc.method_handlers_generic_handler(SERVICE_NAME, {"Play": play}),)
+        )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         reflection.enable_server_reflection(
             (

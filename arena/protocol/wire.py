@@ -1,0 +1,176 @@
+"""Hand-assembled DecisionRequest bytes: the arena's hot path.
+
+Building a full Observation message through the protobuf API on every decision costs more
+than the rest of the arena's work per decision. Protobuf's wire format is a concatenation
+of fields, so a message can be assembled from cached, already-encoded pieces: a player's
+line is encoded once and reused until it changes, the discard pile's encoding grows by
+appending, the game's constant fields are encoded once. The result parses to exactly the
+message :func:`arena.protocol.convert.observation_pb` builds (tests check this).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.protocol import pb
+from arena.protocol.convert import STATUS_TO_PB, ruleset_pb
+from engine import Decision, Game
+from engine.scoring import line_value
+
+# wire types
+_VARINT = 0
+_LEN = 2
+
+# field numbers (see arena.proto)
+ARENA_REQUEST = 3
+REQ_OBSERVATION = 6
+OBS_VARIANT, OBS_RULESET, OBS_SEAT, OBS_SEATS, OBS_ROUND, OBS_DEALER = 1, 2, 3, 4, 5, 6
+OBS_ORDER, OBS_PLAYERS, OBS_DISCARD, OBS_DECK_SIZE, OBS_UNSEEN, OBS_PENDING = 7, 8, 9, 10, 11, 12
+
+
+def varint(n: int) -> bytes:
+    if n < 0:
+        n += 1 << 64  # int32/int64 negatives are ten-byte two's complement varints
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def key(field: int, wire: int) -> bytes:
+    return varint((field << 3) | wire)
+
+
+def len_field(field: int, payload: bytes) -> bytes:
+    return key(field, _LEN) + varint(len(payload)) + payload
+
+
+def int_field(field: int, value: int) -> bytes:
+    """A varint field; proto3 omits zeros."""
+    return key(field, _VARINT) + varint(value) if value else b""
+
+
+_STR_CACHE: dict[tuple[int, str], bytes] = {}
+
+
+def str_field(field: int, s: str) -> bytes:
+    k = (field, s)
+    b = _STR_CACHE.get(k)
+    if b is None:
+        b = _STR_CACHE[k] = len_field(field, s.encode())
+    return b
+
+
+class ObservationEncoder:
+    """Encodes the Observation of one game for any seat, reusing unchanged pieces."""
+
+    def __init__(self, game: Game, rules_msg: pb.Ruleset | None = None) -> None:
+        self.game = game
+        rules_msg = rules_msg if rules_msg is not None else ruleset_pb(game.ruleset)
+        self.head = (
+            str_field(OBS_VARIANT, game.ruleset.name)
+            + len_field(OBS_RULESET, rules_msg.SerializeToString())
+            + int_field(OBS_SEATS, game.n)
+        )
+        self.players: list[tuple[tuple[Any, ...], bytes] | None] = [None] * game.n
+        self.discard_list: list[Any] | None = None
+        self.discard_len = 0
+        self.discard_bytes = bytearray()
+        self.unseen_entry: dict[tuple[str, int], bytes] = {}
+
+    def _player(self, p: Any) -> bytes:
+        k = (p.status, p.total, p.flip7, len(p.extras), *p.numbers, None, *p.modifiers)
+        cached = self.players[p.seat]
+        if cached is not None and cached[0] == k:
+            return cached[1]
+        body = b"".join(
+            [
+                int_field(1, p.seat),
+                int_field(2, STATUS_TO_PB[p.status]),
+                *(str_field(3, c.label) for c in p.numbers),
+                *(str_field(4, c.label) for c in p.modifiers),
+                int_field(5, len(p.extras)),
+                int_field(6, p.total),
+                int_field(7, line_value(self.game, p)),
+                int_field(8, 1 if p.flip7 else 0),
+            ]
+        )
+        enc = len_field(OBS_PLAYERS, body)
+        self.players[p.seat] = (k, enc)
+        return enc
+
+    def encode(self, seat: int) -> bytes:
+        game = self.game
+        discard = game.discard
+        if discard is not self.discard_list or self.discard_len > len(discard):
+            self.discard_list = discard
+            self.discard_len = 0
+            self.discard_bytes = bytearray()
+        if self.discard_len < len(discard):
+            for c in discard[self.discard_len :]:
+                self.discard_bytes += str_field(OBS_DISCARD, c.label)
+            self.discard_len = len(discard)
+        unseen: dict[str, int] = {}
+        for ctype, n in game.deck_count.items():
+            if n:
+                unseen[ctype.label] = unseen.get(ctype.label, 0) + n
+        entries = self.unseen_entry
+        unseen_parts = []
+        for item in unseen.items():
+            e = entries.get(item)
+            if e is None:
+                e = entries[item] = len_field(
+                    OBS_UNSEEN, str_field(1, item[0]) + int_field(2, item[1])
+                )
+            unseen_parts.append(e)
+        order = b"".join(varint(s) for s in game.order)
+        return b"".join(
+            [
+                self.head,
+                int_field(OBS_SEAT, seat),
+                int_field(OBS_ROUND, game.round),
+                int_field(OBS_DEALER, game.dealer),
+                len_field(OBS_ORDER, order) if order else b"",
+                *(self._player(p) for p in game.players),
+                bytes(self.discard_bytes),
+                int_field(OBS_DECK_SIZE, len(game.deck)),
+                *unseen_parts,
+                *(str_field(OBS_PENDING, c.label) for c in game.limbo),
+            ]
+        )
+
+
+def request_bytes(request: pb.DecisionRequest, observation: bytes) -> bytes:
+    """ArenaMessage{request} bytes: the request (without observation) plus the observation."""
+    body = request.SerializeToString() + len_field(REQ_OBSERVATION, observation)
+    return len_field(ARENA_REQUEST, body)
+
+
+def decision_request(
+    request_id: int,
+    game_id: str,
+    d: Decision,
+    kind: int,
+    events: list[pb.Event],
+    options: list[pb.Option],
+    deadline_ms: int,
+    bank_ms: int,
+    observation: bytes,
+) -> bytes:
+    req = pb.DecisionRequest(
+        request_id=request_id,
+        game_id=game_id,
+        seat=d.seat,
+        kind=kind,
+        card=d.card or "",
+        events=events,
+        options=options,
+        deadline_ms=deadline_ms,
+        time_bank_ms=bank_ms,
+    )
+    return request_bytes(req, observation)

@@ -1,0 +1,113 @@
+"""The gateway as a gRPC server: health, reflection, hello handling, tokens."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from arena.gateway.link import token_hash
+from arena.gateway.server import Gateway
+from arena.protocol import PROTOCOL_VERSION, SERVICE_NAME, pb, pb_grpc
+
+
+async def _first_reply(address: str, hello: pb.Hello) -> pb.ArenaMessage:
+    async with grpc.aio.insecure_channel(address) as ch:
+        call = pb_grpc.ArenaStub(ch).Play(iter([pb.BotMessage(hello=hello)]))
+        async for msg in call:
+            return msg
+    raise AssertionError("no reply")
+
+
+def run(coro):  # type: ignore[no-untyped-def]
+    return asyncio.run(coro)
+
+
+def test_gateway_serves_health_and_reflection_on_tcp_and_unix(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with Gateway(tcp="127.0.0.1:0", unix=tmp_path / "gw.sock") as gw:
+            for address in (gw.tcp_address, gw.unix_address):
+                assert address is not None
+                async with grpc.aio.insecure_channel(address) as ch:
+                    health = health_pb2_grpc.HealthStub(ch)
+                    for service in ("", SERVICE_NAME):
+                        r = await health.Check(health_pb2.HealthCheckRequest(service=service))
+                        assert r.status == health_pb2.HealthCheckResponse.SERVING
+                    refl = reflection_pb2_grpc.ServerReflectionStub(ch)
+                    req = reflection_pb2.ServerReflectionRequest(list_services="")
+                    names = set()
+                    async for resp in refl.ServerReflectionInfo(iter([req])):
+                        names = {s.name for s in resp.list_services_response.service}
+                    assert SERVICE_NAME in names and "grpc.health.v1.Health" in names
+        assert not (tmp_path / "gw.sock").exists()  # cleaned up on stop
+
+    run(main())
+
+
+def test_unknown_token_is_refused_with_bad_token() -> None:
+    async def main() -> None:
+        async with Gateway() as gw:
+            gw.register("real", "the-real-token")
+            hello = pb.Hello(token="guess", protocol_version=PROTOCOL_VERSION)
+            msg = await _first_reply(gw.address, hello)
+            assert msg.WhichOneof("msg") == "error" and msg.error.code == pb.Error.BAD_TOKEN
+
+    run(main())
+
+
+def test_wrong_protocol_version_is_refused() -> None:
+    async def main() -> None:
+        async with Gateway() as gw:
+            token, _ = gw.register("bot")
+            msg = await _first_reply(gw.address, pb.Hello(token=token, protocol_version=99))
+            assert msg.error.code == pb.Error.VERSION
+            assert "99" in msg.error.message
+
+    run(main())
+
+
+def test_first_message_must_be_a_hello() -> None:
+    async def main() -> None:
+        async with Gateway() as gw, grpc.aio.insecure_channel(gw.address) as ch:
+            call = pb_grpc.ArenaStub(ch).Play(iter([pb.BotMessage(answer=pb.Answer(request_id=1))]))
+            replies = [m async for m in call]
+            assert replies[0].error.code == pb.Error.BAD_HELLO
+
+    run(main())
+
+
+def test_a_good_hello_is_welcomed_and_a_second_stream_is_refused() -> None:
+    async def main() -> None:
+        async with Gateway(reconnect_grace=2.0) as gw:
+            token, link = gw.register("alice")
+            hello = pb.Hello(token=token, protocol_version=PROTOCOL_VERSION, bot_name="a")
+            async with grpc.aio.insecure_channel(gw.address) as ch:
+                queue: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+                queue.put_nowait(pb.BotMessage(hello=hello))
+
+                async def out():  # type: ignore[no-untyped-def]
+                    while (m := await queue.get()) is not None:
+                        yield m
+
+                call = pb_grpc.ArenaStub(ch).Play(out())
+                first = await call.read()
+                assert first.welcome.bot_name == "alice"
+                assert first.welcome.reconnect_grace_ms == 2000
+                await link.connected.wait()
+                second = await _first_reply(gw.address, hello)
+                assert second.error.code == pb.Error.ALREADY_CONNECTED
+                queue.put_nowait(None)
+                call.cancel()
+
+    run(main())
+
+
+def test_tokens_are_kept_only_as_hashes() -> None:
+    gw = Gateway()
+    token, link = gw.register("bot")
+    assert link.digest == token_hash(token) and token.encode() not in link.digest
+    assert all(isinstance(k, bytes) and len(k) == 32 for k in gw.links)
+    assert len(token) >= 40  # 32 random bytes, URL-safe
