@@ -1,0 +1,124 @@
+"""`arena match` and `arena bot check` as a user runs them (real processes, real sockets)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EX = "bots/examples/python"
+
+
+def arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arena", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+        check=False,
+        env={**os.environ, "COLUMNS": "160"},
+    )
+
+
+def test_match_json_reports_games_and_seats(tmp_path: Path) -> None:
+    r = arena(
+        "match",
+        "--bot",
+        f"python {EX}/ev/bot.py",
+        "--bot",
+        f"python {EX}/threshold/bot.py 25",
+        "--bot",
+        "builtin:random",
+        "--games",
+        "6",
+        "--variant",
+        "vengeance",
+        "--seed",
+        "4",
+        "--json",
+        "--logs",
+        str(tmp_path / "logs"),
+    )
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert set(data) == {"games", "seats"}
+    assert [s["bot"] for s in data["seats"]] == ["ev", "threshold", "random"]
+    for s in data["seats"]:
+        assert set(s) == {"bot", "wins", "mean_total", "faults"} and s["faults"] == {}
+    assert len(data["games"]) == 6
+    assert all(
+        g["status"] == "completed" and sorted(g["seating"]) == ["ev", "random", "threshold"]
+        for g in data["games"]
+    )
+    assert sum(s["wins"] for s in data["seats"]) == 6
+    assert {p.name for p in (tmp_path / "logs").iterdir()} == {"ev.log", "threshold.log"}
+
+
+def test_match_names_repeated_bots_apart_and_accepts_name_equals_command() -> None:
+    r = arena(
+        "match",
+        "--bot",
+        f"python {EX}/random/bot.py",
+        "--bot",
+        f"python {EX}/random/bot.py",
+        "--bot",
+        f"cautious=python {EX}/threshold/bot.py 15",
+        "--games",
+        "3",
+        "--json",
+    )
+    assert r.returncode == 0, r.stderr
+    assert [s["bot"] for s in json.loads(r.stdout)["seats"]] == ["random", "random#2", "cautious"]
+
+
+def test_match_with_a_missing_command_is_a_one_line_usage_error() -> None:
+    r = arena("match", "--bot", "./no/such/bot", "--games", "1")
+    assert r.returncode == 2
+    assert r.stderr.strip().count("\n") == 0 and "not found" in r.stderr
+
+
+def test_match_records_a_crashing_bot_as_a_fault_and_finishes() -> None:
+    crash = f"{sys.executable} -c 'import sys; sys.exit(3)'"
+    r = arena("match", "--bot", crash, "--bot", "builtin:ev", "--games", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert all(g["status"] == "completed" for g in data["games"])
+    kinds = {f["kind"] for g in data["games"] for f in g["faults"]}
+    assert kinds <= {"INIT_FAIL", "CRASH"} and kinds
+
+
+def test_bot_check_passes_an_example_bot_in_json() -> None:
+    r = arena("bot", "check", f"python {EX}/threshold/bot.py", "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    data = json.loads(r.stdout)
+    assert data["passed"] is True
+    names = {c["name"] for c in data["checks"]}
+    assert {
+        "connects",
+        "answers in time",
+        "answers legally",
+        "many games at once",
+        "survives a reconnect",
+        "decision SWAP",
+        "decision FLIP7_BONUS",
+    } <= names
+
+
+def test_bot_check_fails_a_bot_that_answers_illegally(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from arena.sdk import Bot, run\n"
+        "from arena.sdk.client import Client\n"
+        "Client._answer = lambda self, r: 999\n"  # always an out-of-range option
+        "class B(Bot):\n    def choose(self, req):\n        return 0\n"
+        "run(B(), name='bad')\n"
+    )
+    r = arena("bot", "check", f"python {bad}", "--json", "--deadline", "0.5")
+    assert r.returncode == 1
+    checks = {c["name"]: c for c in json.loads(r.stdout)["checks"]}
+    assert checks["answers legally"]["ok"] is False
+    assert "option 999" in checks["answers legally"]["detail"]
