@@ -33,7 +33,6 @@ from engine.policies import make_policy
 log = logging.getLogger("arena.match")
 
 COMPLETED = "completed"
-EXIT_GRACE = 1.0  # seconds bots get to exit by themselves after the goodbye
 VOID = "void"
 
 
@@ -338,15 +337,6 @@ class MatchRunner:
         for link in self.links:
             if link is not None and gw is not None:
                 gw.unregister(link)
-        # goodbye is said: let the bots read their last game ends and exit by themselves
-        # for a moment before they are stopped (a bot may save what it learnt)
-        exits = [
-            asyncio.ensure_future(p.proc.wait())
-            for p in self.procs
-            if p is not None and p.proc is not None and p.returncode is None
-        ]
-        if exits:
-            await asyncio.wait(exits, timeout=EXIT_GRACE)
         stops = [p.stop() for p in self.procs if p is not None]
         await asyncio.gather(*stops, return_exceptions=True)
         for entry, p in zip(self.spec.bots, self.procs, strict=True):
