@@ -228,9 +228,11 @@ class Client:
                         self.welcome = msg.welcome
                         self._welcomed = True
                     elif which == "error":
-                        raise BotRejected(
-                            f"{pb.Error.Code.Name(msg.error.code)}: {msg.error.message}"
-                        )
+                        why = f"{pb.Error.Code.Name(msg.error.code)}: {msg.error.message}"
+                        if msg.error.code == pb.Error.ALREADY_CONNECTED:
+                            # our previous stream is not yet noticed as gone: retry
+                            raise ConnectionResetError(why)
+                        raise BotRejected(why)
                     elif which == "goodbye":
                         return msg.goodbye.reason
             finally:
