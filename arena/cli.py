@@ -261,4 +261,4 @@ def entry() -> None:
 
 
 # commands defined in other modules register themselves on `app`
-from arena import cli_play  # noqa: E402, F401
+from arena import cli_events, cli_play  # noqa: E402, F401

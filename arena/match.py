@@ -205,7 +205,9 @@ class MatchRunner:
         spec: MatchSpec,
         gateway: Gateway | None = None,
         progress: Callable[[int, int], None] | None = None,
+        games_semaphore: asyncio.Semaphore | None = None,
     ) -> None:
+        """``games_semaphore`` bounds games at once across several matches (tournaments)."""
         if not 1 <= spec.seats <= 18:
             raise ValueError(f"a table has 1 to 18 seats, got {spec.seats}")
         names = [b.name for b in spec.bots]
@@ -220,6 +222,7 @@ class MatchRunner:
         self.links: list[BotLink | None] = [None] * spec.seats
         self.procs: list[ProcessBot | None] = [None] * spec.seats
         self.done = 0
+        self.games_semaphore = games_semaphore
 
     async def run(self) -> MatchResult:
         t0 = time.perf_counter()
@@ -236,7 +239,7 @@ class MatchRunner:
         try:
             await self._start_bots()
             t_ready = time.perf_counter()
-            sem = asyncio.Semaphore(max(1, self.spec.concurrency))
+            sem = self.games_semaphore or asyncio.Semaphore(max(1, self.spec.concurrency))
 
             async def one(i: int) -> GameRecord:
                 async with sem:

@@ -1,0 +1,402 @@
+"""``arena bot add|list|remove``, ``arena tournament``, ``arena leaderboard``, ``arena db``."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from arena.cli import (
+    BrutalOpt,
+    DbOpt,
+    JsonOpt,
+    VariantOpt,
+    _ruleset,
+    _seed,
+    app,
+    emit_json,
+    err,
+    out,
+)
+from arena.cli_play import bot_app, parse_bots
+from arena.errors import UsageProblem
+
+tournament_app = typer.Typer(
+    help="Run a tournament (options below), resume one, or list them.",
+    rich_markup_mode=None,
+    invoke_without_command=True,
+)
+app.add_typer(tournament_app, name="tournament")
+db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(db_app, name="db")
+
+
+# ------------------------------------------------------------------ bots
+@bot_app.command("add")
+def bot_add(
+    name: Annotated[str, typer.Argument(help="A unique name (letters, digits, . _ -).")],
+    cmd: Annotated[
+        str | None, typer.Option("--cmd", metavar="CMD", help="A local command that runs the bot.")
+    ] = None,
+    image: Annotated[
+        str | None, typer.Option("--image", metavar="IMG", help="A Docker image name.")
+    ] = None,
+    remote: Annotated[
+        bool, typer.Option("--remote", help="A bot that connects from elsewhere with a token.")
+    ] = False,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Register a bot (or a new version of it). A remote bot's token is shown once."""
+    from arena.registry import add_bot
+
+    if cmd is not None:
+        parse_bots([cmd])  # the command must be runnable
+    added = add_bot(db, name, command=cmd, image=image, remote=remote)
+    data = {
+        "name": added.bot.name,
+        "runtime": added.bot.runtime,
+        "version": added.version.version,
+        "created": added.bot.created.isoformat(timespec="seconds"),
+    }
+    if added.token:
+        data["token"] = added.token
+    if as_json:
+        emit_json(data)
+        return
+    out.print(f"added {data['name']} ({data['runtime']}), version {data['version']}")
+    if added.token:
+        out.print(f"token (shown once, store it now): {added.token}")
+
+
+@bot_app.command("list")
+def bot_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
+    """The registered bots."""
+    from arena.registry import list_bots
+
+    rows = list_bots(db)
+    if as_json:
+        emit_json([{k: r[k] for k in ("name", "runtime", "version", "created")} for r in rows])
+        return
+    if not rows:
+        out.print("no bots yet: add one with 'arena bot add NAME --cmd CMD'")
+        return
+    table = Table()
+    for col in ("name", "runtime", "version", "created", "runs"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(
+            r["name"],
+            r["runtime"],
+            str(r["version"]),
+            r["created"],
+            r["command"] or r["image"] or "",
+        )
+    out.print(table)
+
+
+@bot_app.command("remove")
+def bot_remove(
+    name: Annotated[str, typer.Argument(help="The bot's name.")],
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Remove a bot from the registry (its games and ratings stay)."""
+    from arena.registry import remove_bot
+
+    remove_bot(db, name)
+    if as_json:
+        emit_json({"removed": name})
+    else:
+        out.print(f"removed {name}")
+
+
+# ------------------------------------------------------------------ tournaments
+def _entries(values: list[str], challengers: list[str], db: str | None) -> list[Any]:
+    """--bots values: registered names, commands, NAME=COMMAND, or builtin:POLICY."""
+    from arena.registry import NAME_RE, latest
+    from arena.tournament import EntrySpec
+
+    entries = []
+    for v in values:
+        found = latest(db, v) if NAME_RE.match(v) else None
+        if found is not None:
+            bot, version = found
+            if bot.runtime != "process":
+                raise UsageProblem(
+                    f"bot {bot.name!r} runs as {bot.runtime}; tournaments here run process bots",
+                    param="--bots",
+                )
+            entries.append(EntrySpec(bot.name, command=version.command, bot_version_id=version.id))
+        else:
+            (e,) = parse_bots([v])
+            entries.append(EntrySpec(e.name, command=e.command, policy=e.policy))
+    seen: dict[str, int] = {}
+    for e in entries:
+        seen[e.name] = seen.get(e.name, 0) + 1
+        if seen[e.name] > 1:
+            e.name = f"{e.name}#{seen[e.name]}"
+    names = [e.name for e in entries]
+    for c in challengers:
+        if c not in names:
+            raise UsageProblem(f"challenger {c!r} is not one of the --bots", param="--challenger")
+        entries[names.index(c)].challenger = True
+    return entries
+
+
+def _run(db: str | None, tid: int, as_json: bool) -> None:
+    from arena.tournament import run_tournament
+
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("tournament", total=None)
+
+        def show(p: Any) -> None:
+            progress.update(
+                task,
+                description=f"round {p.round}/{p.rounds}",
+                completed=p.games_done,
+                total=max(p.games_total, p.games_done),
+            )
+
+        outcome = asyncio.run(run_tournament(db, tid, show))
+    _print_standings(outcome, as_json)
+
+
+def _print_standings(outcome: Any, as_json: bool) -> None:
+    t = outcome.tournament
+    rows = outcome.standings
+    if as_json:
+        emit_json(
+            {
+                "id": t.id,
+                "status": t.status,
+                "standings": [
+                    {k: r.as_dict()[k] for k in ("rank", "bot", "points", "tiebreaks", "games")}
+                    for r in rows
+                ],
+            }
+        )
+        return
+    table = Table(
+        title=f"Tournament {t.id}: {t.format}, {t.variant}{' brutal' if t.brutal else ''}, "
+        f"{t.seats}-seat tables, {t.rounds} rounds ({t.status})"
+    )
+    for col in ("rank", "bot", "points", "games", "wins", "opp. strength", "byes"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for r in rows:
+        table.add_row(
+            str(r.rank),
+            r.bot,
+            f"{r.points:.1f}",
+            str(r.games),
+            f"{r.wins:g}",
+            f"{r.opponents:.2f}",
+            str(r.byes) if r.byes else "",
+        )
+    out.print(table)
+    for note in outcome.notes:
+        out.print(f"note: {note}")
+    if outcome.seconds:
+        rate = outcome.games_played / outcome.seconds if outcome.seconds else 0
+        out.print(f"{outcome.games_played} games in {outcome.seconds:.1f} s ({rate:.1f} games/s)")
+
+
+@tournament_app.callback()
+def tournament(
+    ctx: typer.Context,
+    format: Annotated[
+        str | None,
+        typer.Option("--format", metavar="swiss|round-robin|gauntlet", help="The event format."),
+    ] = None,
+    bots: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bots",
+            metavar="BOT",
+            help="An entrant: a registered bot name, a command, NAME=COMMAND or builtin:POLICY.",
+        ),
+    ] = None,
+    seats: Annotated[int, typer.Option("--seats", metavar="K", help="Seats per table.")] = 4,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", metavar="R", help="Rounds (default per format).")
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", metavar="G", min=1, help="Games per table each round.")
+    ] = 4,
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
+    ] = 8,
+    variant: VariantOpt = "base",
+    brutal: BrutalOpt = False,
+    seed: Annotated[str, typer.Option("--seed", metavar="S", help="Master seed.")] = "1",
+    challenger: Annotated[
+        list[str] | None,
+        typer.Option("--challenger", metavar="BOT", help="Gauntlet: a challenger (repeatable)."),
+    ] = None,
+    name: Annotated[str, typer.Option("--name", help="A name for the event.")] = "",
+    deadline: Annotated[
+        float, typer.Option("--deadline", metavar="SEC", min=0.01, help="Seconds per decision.")
+    ] = 1.0,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Run a tournament of bots and store every game; prints the standings.
+
+    Example: arena tournament --format swiss --bots ev --bots builtin:random ... --seats 4
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from arena.tournament import FORMATS, TournamentConfig, create_tournament
+
+    if format is None:
+        raise UsageProblem(f"give --format ({', '.join(FORMATS)}), or a subcommand: resume, list")
+    if format not in FORMATS:
+        raise UsageProblem(
+            f"unknown format {format!r} (choose from {', '.join(FORMATS)})", param="--format"
+        )
+    if not bots or len(bots) < 2:
+        raise UsageProblem("a tournament needs at least two --bots", param="--bots")
+    if not 2 <= seats <= 18:
+        raise UsageProblem(f"seats must be between 2 and 18, got {seats}", param="--seats")
+    if rounds is not None and rounds < 1:
+        raise UsageProblem("rounds must be at least 1", param="--rounds")
+    if format == "gauntlet" and not challenger:
+        raise UsageProblem("a gauntlet needs at least one --challenger", param="--challenger")
+    _ruleset(variant, brutal)
+    cfg = TournamentConfig(
+        format=format,
+        entries=_entries(bots, challenger or [], db),
+        seats=seats,
+        rounds=rounds,
+        games=games,
+        concurrency=concurrency,
+        variant=variant,
+        brutal=brutal,
+        seed=_seed(seed),
+        name=name,
+        deadline=deadline,
+    )
+    tid = create_tournament(cfg, db)
+    err.print(f"tournament {tid} created; if it is interrupted: arena tournament resume {tid}")
+    _run(db, tid, as_json)
+
+
+@tournament_app.command("resume")
+def tournament_resume(
+    tid: Annotated[int, typer.Argument(metavar="ID", help="The tournament's id.")],
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Continue a tournament that was interrupted (completed games are kept)."""
+    _run(db, tid, as_json)
+
+
+@tournament_app.command("list")
+def tournament_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
+    """The stored tournaments."""
+    from arena.tournament import list_tournaments
+
+    rows = list_tournaments(db)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        out.print("no tournaments yet")
+        return
+    table = Table()
+    for col in ("id", "name", "format", "variant", "seats", "rounds", "games", "status", "created"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(
+            *(
+                str(r[c])
+                for c in (
+                    "id",
+                    "name",
+                    "format",
+                    "variant",
+                    "seats",
+                    "rounds",
+                    "games",
+                    "status",
+                    "created",
+                )
+            )
+        )
+    out.print(table)
+
+
+# ------------------------------------------------------------------ leaderboard
+@app.command()
+def leaderboard(
+    variant: Annotated[
+        str | None,
+        typer.Option("--variant", metavar="base|vengeance", help="Only games of this variant."),
+    ] = None,
+    tournament: Annotated[
+        int | None, typer.Option("--tournament", metavar="ID", help="Only this tournament.")
+    ] = None,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """The Elo leaderboard: a maximum-likelihood fit over every stored game's ranking.
+
+    Ratings are on the Elo scale (mean 1500) with 95 % intervals; LOS is the likelihood
+    that a bot is stronger than the one ranked just below it.
+    """
+    from arena.leaderboard import leaderboard_rows
+
+    if variant is not None:
+        _ruleset(variant, False)
+    rows = leaderboard_rows(db, variant=variant, tournament=tournament)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        out.print("no games stored yet")
+        return
+    table = Table(title="Elo leaderboard" + (f" ({variant})" if variant else ""))
+    for col in ("rank", "bot", "elo", "95% interval", "games", "score", "LOS next"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for r in rows:
+        table.add_row(
+            str(r["rank"]),
+            r["bot"],
+            f"{r['elo']:.0f}",
+            f"{r['ci_low']:.0f} – {r['ci_high']:.0f}",
+            str(r["games"]),
+            f"{r['score']:.1%}",
+            "" if r["los_next"] is None else f"{r['los_next']:.1%}",
+        )
+    out.print(table)
+
+
+# ------------------------------------------------------------------ database
+@db_app.command("upgrade")
+def db_upgrade(db: DbOpt = None) -> None:
+    """Create the database or migrate it to the current schema."""
+    from arena.store.db import current_revision, get_engine, resolve_url
+
+    eng = get_engine(db)
+    out.print(f"{resolve_url(db)}: schema at revision {current_revision(eng)}")

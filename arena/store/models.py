@@ -1,0 +1,132 @@
+"""The database schema (SQLModel). Schema changes go through migrations (store/migrations).
+
+Everything a tournament needs to resume after a crash lives here: the plan of every round,
+every match with its seed and status, and every game played, written together with its
+match's completion in one transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Bot(SQLModel, table=True):
+    """A bot in the registry; its runnable form is a BotVersion."""
+
+    __tablename__ = "bot"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True, max_length=64)
+    runtime: str = Field(max_length=16)  # process | docker | remote
+    created: datetime = Field(default_factory=now)
+    removed: bool = Field(default=False)
+
+
+class BotVersion(SQLModel, table=True):
+    """One runnable version of a bot: a command, an image (by digest) or a remote token."""
+
+    __tablename__ = "bot_version"
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id", index=True)
+    version: int = 1
+    command: str | None = None
+    image: str | None = None
+    digest: str | None = None
+    token_hash: str | None = Field(default=None, max_length=128)  # sha256 hex; never the token
+    created: datetime = Field(default_factory=now)
+
+
+class Tournament(SQLModel, table=True):
+    __tablename__ = "tournament"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(default="", max_length=200)
+    format: str = Field(max_length=16)  # swiss | round-robin | gauntlet
+    variant: str = Field(max_length=16)
+    brutal: bool = False
+    seats: int
+    rounds: int
+    games_per_match: int
+    concurrency: int = 16
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    status: str = Field(default="running", max_length=16)  # running | completed | failed
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
+    created: datetime = Field(default_factory=now)
+    finished: datetime | None = None
+
+
+class Entry(SQLModel, table=True):
+    """A bot version entered in a tournament, under a display name unique in that event."""
+
+    __tablename__ = "entry"
+    __table_args__ = (UniqueConstraint("tournament_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    bot_version_id: int | None = Field(default=None, foreign_key="bot_version.id")
+    name: str = Field(max_length=64)
+    challenger: bool = False
+    command: str | None = None  # what to run (process bots), copied at entry time
+    policy: str | None = None  # built-in policy entries (no network)
+
+
+class Round(SQLModel, table=True):
+    __tablename__ = "round"
+    __table_args__ = (UniqueConstraint("tournament_id", "index"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    index: int
+    byes: list[str] = Field(default_factory=list, sa_column=Column(JSON))
+    note: str = ""
+    status: str = Field(default="planned", max_length=16)  # planned | completed
+
+
+class Match(SQLModel, table=True):
+    __tablename__ = "match"
+    __table_args__ = (UniqueConstraint("round_id", "table"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    round_id: int = Field(foreign_key="round.id", index=True)
+    table: int
+    seats: list[str] = Field(default_factory=list, sa_column=Column(JSON))
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    games: int
+    status: str = Field(default="pending", max_length=16)  # pending | running | completed
+    started: datetime | None = None
+    finished: datetime | None = None
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "game"
+    __table_args__ = (UniqueConstraint("match_id", "index"),)
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    index: int
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    variant: str = Field(max_length=16)
+    seating: list[str] = Field(default_factory=list, sa_column=Column(JSON))
+    ranks: list[int] = Field(default_factory=list, sa_column=Column(JSON))
+    totals: list[int] = Field(default_factory=list, sa_column=Column(JSON))
+    rounds: int = 0
+    status: str = Field(default="completed", max_length=16)  # completed | void
+    faults: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
+    choices: list[int] = Field(default_factory=list, sa_column=Column(JSON))
+    events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
+    played: datetime = Field(default_factory=now)
+
+
+class RatingPoint(SQLModel, table=True):
+    """Incremental Elo after a game, for rating-history charts (recomputable)."""
+
+    __tablename__ = "rating_point"
+    id: int | None = Field(default=None, primary_key=True)
+    variant: str = Field(max_length=16, index=True)
+    bot: str = Field(max_length=64, index=True)
+    game_id: int = Field(foreign_key="game.id")
+    rating: float

@@ -1,0 +1,399 @@
+"""Tournaments: plan rounds, run their matches, store every game, resume after a crash.
+
+Data flows one way: scheduler (plans a round from stored standings) → match runner (plays
+a table, no database) → store (a match's games are written together with the match's
+completion, in one transaction) → standings and ratings. Because a match's games land
+atomically, a run killed at any moment resumes with no completed game lost or counted
+twice; a match that was running is replayed from its start with the same seeds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from arena.errors import ArenaError
+from arena.faults import FaultPolicy
+from arena.gateway.server import Gateway
+from arena.match import BotEntry, MatchResult, MatchRunner, MatchSpec
+from arena.seeds import derive_seed
+from arena.standings import GameRow, StandingRow, compute_standings
+from arena.store.db import get_engine
+from arena.store.models import Entry, Game, Match, Round, Tournament, now
+
+log = logging.getLogger("arena.tournament")
+
+FORMATS = ("swiss", "round-robin", "gauntlet")
+
+
+@dataclass
+class EntrySpec:
+    name: str
+    command: str | None = None
+    policy: str | None = None
+    challenger: bool = False
+    bot_version_id: int | None = None
+
+
+@dataclass
+class TournamentConfig:
+    format: str
+    entries: list[EntrySpec]
+    seats: int = 4
+    rounds: int | None = None
+    games: int = 4  # per match (table)
+    concurrency: int = 16  # games at once, over all tables
+    variant: str = "base"
+    brutal: bool = False
+    seed: int = 1
+    name: str = ""
+    deadline: float = 1.0
+    time_bank: float = 10.0
+    max_strikes: int = 3
+
+
+@dataclass
+class Progress:
+    """What a progress display needs: games done / expected, and the current round."""
+
+    round: int = 0
+    rounds: int = 0
+    games_done: int = 0
+    games_total: int = 0
+    note: str = ""
+
+
+@dataclass
+class Outcome:
+    tournament: Tournament
+    standings: list[StandingRow]
+    games_played: int = 0  # in this run (a resumed run counts only its own)
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def _scheduler(t: Tournament, entries: list[Entry]) -> Any:
+    from arena.schedule import make_scheduler
+
+    names = [e.name for e in entries]
+    challengers = [e.name for e in entries if e.challenger] or None
+    return make_scheduler(
+        t.format,
+        names,
+        t.seats,
+        rounds=t.rounds or None,
+        challengers=challengers,
+        seed=t.seed,
+    )
+
+
+def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> int:
+    """Validate and store a new tournament; returns its id."""
+    if cfg.format not in FORMATS:
+        raise ArenaError(f"unknown format {cfg.format!r} (choose from {', '.join(FORMATS)})")
+    names = [e.name for e in cfg.entries]
+    if len(set(names)) != len(names):
+        raise ArenaError("entry names must be unique")
+    eng = db if isinstance(db, Engine) else get_engine(db)
+    t = Tournament(
+        name=cfg.name,
+        format=cfg.format,
+        variant=cfg.variant,
+        brutal=cfg.brutal,
+        seats=cfg.seats,
+        rounds=cfg.rounds or 0,
+        games_per_match=cfg.games,
+        concurrency=cfg.concurrency,
+        seed=cfg.seed,
+        options={
+            "deadline": cfg.deadline,
+            "time_bank": cfg.time_bank,
+            "max_strikes": cfg.max_strikes,
+        },
+    )
+    entries = [
+        Entry(
+            name=e.name,
+            command=e.command,
+            policy=e.policy,
+            challenger=e.challenger,
+            bot_version_id=e.bot_version_id,
+        )
+        for e in cfg.entries
+    ]
+    # validate the schedule before storing anything
+    try:
+        sched = _scheduler(t, entries)
+    except ValueError as e:
+        raise ArenaError(str(e)) from None
+    t.rounds = sched.total_rounds()
+    with Session(eng, expire_on_commit=False) as s:
+        s.add(t)
+        s.flush()
+        for e in entries:
+            e.tournament_id = t.id  # type: ignore[assignment]
+            s.add(e)
+        s.commit()
+        assert t.id is not None
+        return t.id
+
+
+def load(db: str | Engine | None, tid: int) -> tuple[Tournament, list[Entry]]:
+    eng = db if isinstance(db, Engine) else get_engine(db)
+    with Session(eng, expire_on_commit=False) as s:
+        t = s.get(Tournament, tid)
+        if t is None:
+            raise ArenaError(f"no tournament with id {tid}")
+        entries = list(s.exec(select(Entry).where(Entry.tournament_id == tid).order_by(Entry.id)))
+    return t, entries
+
+
+def stored_games(s: Session, tid: int) -> list[Game]:
+    return list(s.exec(select(Game).where(Game.tournament_id == tid).order_by(Game.id)))
+
+
+def standings_of(
+    db: str | Engine | None, tid: int, elo: dict[str, float] | None = None
+) -> list[StandingRow]:
+    eng = db if isinstance(db, Engine) else get_engine(db)
+    t, entries = load(eng, tid)
+    with Session(eng) as s:
+        games = stored_games(s, tid)
+        rounds = list(s.exec(select(Round).where(Round.tournament_id == tid)))
+    byes = []
+    for r in rounds:
+        for bot in r.byes:
+            byes.append((bot, t.games_per_match))
+    rows = [GameRow(g.seating, g.ranks, g.status) for g in games]
+    return compute_standings(
+        [e.name for e in entries], rows, table_size=t.seats, byes=byes, elo=elo
+    )
+
+
+class TournamentRunner:
+    def __init__(
+        self,
+        db: str | Engine | None,
+        tid: int,
+        progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        self.eng = db if isinstance(db, Engine) else get_engine(db)
+        self.tid = tid
+        self.progress = progress
+        self.state = Progress()
+        self.played = 0
+
+    def _emit(self) -> None:
+        if self.progress is not None:
+            self.progress(self.state)
+
+    async def run(self) -> Outcome:
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        t, entries = load(self.eng, self.tid)
+        if t.status == "completed":
+            return Outcome(t, standings_of(self.eng, self.tid))
+        by_name = {e.name: e for e in entries}
+        sched = _scheduler(t, entries)
+        total_rounds = sched.total_rounds()
+        per_round = max(1, len(entries) // t.seats) * t.games_per_match
+        self.state = Progress(rounds=total_rounds, games_total=total_rounds * per_round)
+        with Session(self.eng) as s:
+            self.state.games_done = len(stored_games(s, self.tid))
+        self._emit()
+        notes: list[str] = []
+        faults = FaultPolicy(
+            deadline=float(t.options.get("deadline", 1.0)),
+            time_bank=float(t.options.get("time_bank", 10.0)),
+            max_strikes=int(t.options.get("max_strikes", 3)),
+        )
+        sem = asyncio.Semaphore(max(1, t.concurrency))
+        table_slots = asyncio.Semaphore(max(1, t.concurrency // max(1, min(t.games_per_match, 4))))
+        with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
+            async with Gateway(
+                tcp=None, unix=Path(tmp) / "arena.sock", reconnect_grace=faults.reconnect_grace
+            ) as gw:
+                for r in range(total_rounds):
+                    self.state.round = r + 1
+                    rnd, matches = self._round(t, sched, r)
+                    if rnd.note:
+                        notes.append(f"round {r + 1}: {rnd.note}")
+                    todo = [m for m in matches if m.status != "completed"]
+                    self.state.games_total += len(matches) * t.games_per_match - per_round
+                    self._emit()
+                    await asyncio.gather(
+                        *(self._play(t, m, by_name, faults, gw, sem, table_slots) for m in todo)
+                    )
+                    with Session(self.eng) as s:
+                        row = s.get(Round, rnd.id)
+                        assert row is not None
+                        row.status = "completed"
+                        s.add(row)
+                        s.commit()
+        with Session(self.eng, expire_on_commit=False) as s:
+            tt = s.get(Tournament, self.tid)
+            assert tt is not None
+            tt.status = "completed"
+            tt.finished = now()
+            s.add(tt)
+            s.commit()
+            t = tt
+        return Outcome(t, standings_of(self.eng, self.tid), self.played, loop.time() - t0, notes)
+
+    def _round(self, t: Tournament, sched: Any, index: int) -> tuple[Round, list[Match]]:
+        """The stored plan of round ``index``, planning and storing it if it is new."""
+        with Session(self.eng, expire_on_commit=False) as s:
+            rnd = s.exec(
+                select(Round).where(Round.tournament_id == self.tid, Round.index == index)
+            ).first()
+            if rnd is not None:
+                matches = list(
+                    s.exec(select(Match).where(Match.round_id == rnd.id).order_by(Match.table))
+                )
+                return rnd, matches
+        from arena.schedule import RoundPlan, Standing, Table
+
+        standings = standings_of(self.eng, self.tid)
+        with Session(self.eng) as s:
+            rounds = list(
+                s.exec(select(Round).where(Round.tournament_id == self.tid).order_by(Round.index))
+            )
+            history = []
+            for r in rounds:
+                ms = s.exec(select(Match).where(Match.round_id == r.id).order_by(Match.table))
+                history.append(
+                    RoundPlan(tables=[Table(tuple(m.seats)) for m in ms], byes=list(r.byes))
+                )
+        plan = sched.plan_round(
+            index,
+            [Standing(r.bot, r.points, r.games, r.elo or 1500.0) for r in standings],
+            history,
+        )
+        with Session(self.eng, expire_on_commit=False) as s:
+            rnd = Round(tournament_id=self.tid, index=index, byes=list(plan.byes), note=plan.note)
+            s.add(rnd)
+            s.flush()
+            matches = []
+            for i, table in enumerate(plan.tables):
+                m = Match(
+                    tournament_id=self.tid,
+                    round_id=rnd.id,  # type: ignore[arg-type]
+                    table=i,
+                    seats=list(table.seats),
+                    seed=derive_seed(t.seed, "round", index, "table", i),
+                    games=t.games_per_match,
+                )
+                s.add(m)
+                matches.append(m)
+            s.commit()
+            return rnd, matches
+
+    async def _play(
+        self,
+        t: Tournament,
+        m: Match,
+        by_name: dict[str, Entry],
+        faults: FaultPolicy,
+        gw: Gateway,
+        sem: asyncio.Semaphore,
+        table_slots: asyncio.Semaphore,
+    ) -> None:
+        bots = []
+        for name in m.seats:
+            e = by_name[name]
+            if e.policy is not None:
+                bots.append(BotEntry(name, policy=e.policy))
+            elif e.command is not None:
+                bots.append(BotEntry(name, command=e.command))
+            else:
+                raise ArenaError(f"entry {name!r} has nothing to run")
+        spec = MatchSpec(
+            bots=bots,
+            games=m.games,
+            seed=m.seed,
+            variant=t.variant,
+            brutal=t.brutal,
+            concurrency=t.concurrency,
+            faults=faults,
+            match_id=f"t{t.id}-m{m.id}",
+        )
+        async with table_slots:
+            with Session(self.eng) as s:
+                row = s.get(Match, m.id)
+                assert row is not None
+                row.status = "running"
+                row.started = now()
+                s.add(row)
+                s.commit()
+
+            def tick(done: int, total: int) -> None:
+                self.state.games_done += 1
+                self._emit()
+
+            result = await MatchRunner(spec, gw, tick, games_semaphore=sem).run()
+        self._store(t, m, result)
+
+    def _store(self, t: Tournament, m: Match, result: MatchResult) -> None:
+        """The match's games and its completion, in one transaction."""
+        with Session(self.eng) as s:
+            for g in result.games:
+                s.add(
+                    Game(
+                        match_id=m.id,  # type: ignore[arg-type]
+                        tournament_id=t.id,  # type: ignore[arg-type]
+                        index=g.index,
+                        seed=g.seed,
+                        variant=t.variant,
+                        seating=g.seating,
+                        ranks=g.ranks,
+                        totals=g.totals,
+                        rounds=g.rounds,
+                        status=g.status,
+                        faults=[f.as_dict() for f in g.faults],
+                        choices=g.choices,
+                        events=g.events,
+                    )
+                )
+            row = s.get(Match, m.id)
+            assert row is not None
+            row.status = "completed"
+            row.finished = now()
+            s.add(row)
+            s.commit()
+        self.played += len(result.games)
+
+
+async def run_tournament(
+    db: str | Engine | None, tid: int, progress: Callable[[Progress], None] | None = None
+) -> Outcome:
+    return await TournamentRunner(db, tid, progress).run()
+
+
+def list_tournaments(db: str | Engine | None = None) -> list[dict[str, Any]]:
+    eng = db if isinstance(db, Engine) else get_engine(db)
+    with Session(eng) as s:
+        out = []
+        for t in s.exec(select(Tournament).order_by(Tournament.id)):
+            n_games = len(list(s.exec(select(Game.id).where(Game.tournament_id == t.id))))
+            out.append(
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "format": t.format,
+                    "variant": t.variant + (" brutal" if t.brutal else ""),
+                    "seats": t.seats,
+                    "rounds": t.rounds,
+                    "status": t.status,
+                    "games": n_games,
+                    "created": t.created.isoformat(timespec="seconds"),
+                }
+            )
+        return out
