@@ -58,8 +58,13 @@ def bot_add(
     db: DbOpt = None,
 ) -> None:
     """Register a bot (or a new version of it). A remote bot's token is shown once."""
-    from arena.registry import add_bot
+    from arena.errors import ArenaError
+    from arena.registry import add_bot, check_name
 
+    try:
+        check_name(name)
+    except ArenaError as e:
+        raise UsageProblem(str(e)) from None
     if cmd is not None:
         parse_bots([cmd])  # the command must be runnable
     added = add_bot(db, name, command=cmd, image=image, remote=remote)

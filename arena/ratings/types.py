@@ -180,4 +180,3 @@ class Fit:
             }
             for p in self.players
         ]
-
