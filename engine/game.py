@@ -298,7 +298,8 @@ class Game:
         """The seat draws one card and receives it (X6); an exhausted deck is a stay (X4)."""
         card = self.draw()
         if card is None:
-            self.stay(seat)
+            if self.players[seat].status is ACTIVE:
+                self.stay(seat)
             return
         flow = self.give(seat, card)
         if flow is not None:
@@ -482,6 +483,8 @@ class Game:
             p.numbers = []
             p.modifiers = []
             p.extras = []
+            p.sum = 0
+            p.ranks = set()
         if self.limbo:
             discard.extend(self.limbo)
             self.limbo = []
