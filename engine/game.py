@@ -485,6 +485,7 @@ class Game:
             p.extras = []
             p.sum = 0
             p.ranks = set()
+            p.flip7 = False
         if self.limbo:
             discard.extend(self.limbo)
             self.limbo = []
