@@ -485,7 +485,6 @@ class Game:
             p.extras = []
             p.sum = 0
             p.ranks = set()
-            p.flip7 = False
         if self.limbo:
             discard.extend(self.limbo)
             self.limbo = []

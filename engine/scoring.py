@@ -8,6 +8,8 @@ from engine.game import BUSTED, FLIP7_BONUS_POINTS, Game, Player
 def line_value(game: Game, p: Player) -> int:
     """What the player would bank if the round ended now (busted: 0, or Brutal's minus)."""
     rules = game.ruleset
+    if not (p.numbers or p.modifiers):
+        return 0  # an empty line (also: the table was cleared after the last round)
     if p.status is BUSTED:
         return rules.bust_score(p, rules)
     v = rules.score(p, rules)
