@@ -8,6 +8,7 @@ charts); ``Fit`` is the order-independent maximum-likelihood view with uncertain
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,9 +24,9 @@ class GameResult:
 
     ``ranks[i]`` is the rank of ``players[i]``; a lower rank is better and equal ranks are
     ties (competition ranking such as ``(1, 2, 2, 4)`` is the usual form, but only the
-    order matters). Names must be unique within a game. A one-player game is accepted but
-    carries no comparative information: it only counts towards the games played.
-    Lists are accepted and stored as tuples.
+    order matters; ranks must be integers). Names must be unique within a game. A
+    one-player game is accepted but carries no comparative information: it only counts
+    towards the games played. Lists are accepted and stored as tuples.
     """
 
     players: tuple[str, ...]
@@ -33,7 +34,7 @@ class GameResult:
 
     def __post_init__(self) -> None:
         players = tuple(self.players)
-        ranks = tuple(int(r) for r in self.ranks)
+        ranks = tuple(operator.index(r) for r in self.ranks)
         if not players:
             raise ValueError("a game needs at least one player")
         if len(players) != len(ranks):
