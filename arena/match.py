@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 import tempfile
 import time
 import uuid
@@ -42,7 +43,8 @@ class BotEntry:
 
     * ``command``: a local process the runner starts (ARENA_ADDRESS/ARENA_TOKEN in its env);
     * ``policy``: a built-in policy played in-process (no network), e.g. as a reference;
-    * ``remote=True``: a bot started elsewhere that connects with ``token``.
+    * ``remote=True``: a bot started elsewhere that connects with ``token``;
+    * ``image``: a Docker image, run sandboxed in a container per match (runtime/docker.py).
 
     ``token`` fixes the token for a command bot too (random otherwise); ``env`` adds
     environment variables for a command bot.
@@ -52,14 +54,22 @@ class BotEntry:
     command: str | None = None
     policy: str | None = None
     remote: bool = False
+    image: str | None = None
     token: str | None = None
     cwd: str | None = None
     env: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
-        kinds = (self.command is not None) + (self.policy is not None) + self.remote
+        kinds = (
+            (self.command is not None)
+            + (self.policy is not None)
+            + self.remote
+            + (self.image is not None)
+        )
         if kinds != 1:
-            raise ValueError(f"bot {self.name!r}: give exactly one of command, policy or remote")
+            raise ValueError(
+                f"bot {self.name!r}: give exactly one of command, policy, image or remote"
+            )
         if self.remote and not self.token:
             raise ValueError(f"remote bot {self.name!r} needs a token")
 
@@ -82,6 +92,8 @@ class MatchSpec:
     single_round: bool = False
     # compliance checks: drop each bot's stream once, after it has given this many answers
     kick_after_answers: int | None = None
+    # resource limits for container bots (runtime/docker.py ContainerLimits; None: defaults)
+    container_limits: Any = None
 
     @property
     def seats(self) -> int:
@@ -220,7 +232,7 @@ class MatchRunner:
         self.rules_msg = ruleset_pb(self.rules)
         self.match_id = spec.match_id or uuid.uuid4().hex[:12]
         self.links: list[BotLink | None] = [None] * spec.seats
-        self.procs: list[ProcessBot | None] = [None] * spec.seats
+        self.procs: list[Any] = [None] * spec.seats  # ProcessBot or ContainerBot
         self.done = 0
         self.games_semaphore = games_semaphore
 
@@ -230,6 +242,7 @@ class MatchRunner:
         tmp: tempfile.TemporaryDirectory[str] | None = None
         if own_gateway:
             tmp = tempfile.TemporaryDirectory(prefix="arena-")
+            os.chmod(tmp.name, 0o711)  # container bots (another uid) reach the socket inside
             self.gateway = Gateway(
                 tcp=None,
                 unix=Path(tmp.name) / "arena.sock",
@@ -282,7 +295,17 @@ class MatchRunner:
             if entry.remote:
                 starts.append(self._await_remote(link))
                 continue
-            proc = ProcessBot(entry.name, entry.command or "", cwd=entry.cwd, env=entry.env)
+            if entry.image is not None:
+                from arena.runtime.docker import ContainerBot
+
+                proc: Any = ContainerBot(
+                    entry.name,
+                    entry.image,
+                    limits=self.spec.container_limits,
+                    labels={"flip7-arena.match": self.match_id},
+                )
+            else:
+                proc = ProcessBot(entry.name, entry.command or "", cwd=entry.cwd, env=entry.env)
             self.procs[i] = proc
             starts.append(self._start_one(proc, link, token))
         await asyncio.gather(*starts)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -218,6 +219,7 @@ class TournamentRunner:
         sem = asyncio.Semaphore(max(1, t.concurrency))
         table_slots = asyncio.Semaphore(max(1, t.concurrency // max(1, min(t.games_per_match, 4))))
         with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
+            os.chmod(tmp, 0o711)  # container bots (another uid) reach the socket inside
             async with Gateway(
                 tcp=None, unix=Path(tmp) / "arena.sock", reconnect_grace=faults.reconnect_grace
             ) as gw:
