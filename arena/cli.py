@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -185,34 +186,45 @@ def simulate(
 
 @app.command()
 def demo(
+    games: Annotated[int, typer.Option("--games", metavar="G", min=1, help="Games per table.")] = 4,
+    rounds: Annotated[int, typer.Option("--rounds", metavar="R", min=1, help="Swiss rounds.")] = 5,
     variant: VariantOpt = "base",
-    games: Annotated[int, typer.Option("--games", help="Games per table.", min=1)] = 20,
-    seed: Annotated[str, typer.Option("--seed", help="Master seed.")] = "2026",
+    seed: Annotated[str, typer.Option("--seed", metavar="S", help="Master seed.")] = "2026",
+    out_dir: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
+    ] = Path("reports"),
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Run a small event of built-in policies at 4-seat tables and print the standings."""
-    from arena.demo import run_demo
+    """The full demo: the example bots play a Swiss tournament over gRPC (4-seat tables) on
+    the database (default: SQLite file arena.db here), then the HTML report is rendered."""
+    from arena.cli_events import run_and_report
+    from arena.demo import register_examples
+    from arena.tournament import EntrySpec, TournamentConfig, create_tournament
 
-    rules = _ruleset(variant, False)
-    standings = run_demo(rules, games, _seed(seed), err)
-    if as_json:
-        emit_json(standings)
-        return
-    table = Table(title=f"Demo event: {variant}, every 4-player table, {games} games each")
-    for col in ("rank", "policy", "points", "games", "wins", "mean total"):
-        table.add_column(col, justify="left" if col == "policy" else "right")
-    for row in standings:
-        table.add_row(
-            str(row["rank"]),
-            row["bot"],
-            f"{row['points']:g}",
-            str(row["games"]),
-            f"{row['wins']:g}",
-            f"{row['mean_total']:.1f}",
-        )
-    out.print(table)
-    out.print("Placement points per game: first 3, second 2, third 1, last 0 (ties share).")
+    _ruleset(variant, False)
+    names = register_examples(db)
+    from arena.registry import latest
+
+    entries = []
+    for name in names:
+        found = latest(db, name)
+        assert found is not None
+        entries.append(EntrySpec(name, command=found[1].command, bot_version_id=found[1].id))
+    cfg = TournamentConfig(
+        format="swiss",
+        entries=entries,
+        seats=4,
+        rounds=rounds,
+        games=games,
+        concurrency=8,
+        variant=variant,
+        seed=_seed(seed),
+        name="demo",
+    )
+    tid = create_tournament(cfg, db)
+    err.print(f"demo tournament {tid}: {len(entries)} example bots, Swiss, {rounds} rounds")
+    run_and_report(db, tid, as_json, out_dir)
 
 
 def _kind(exc: BaseException) -> set[str]:

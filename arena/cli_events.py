@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -159,7 +160,10 @@ def _entries(values: list[str], challengers: list[str], db: str | None) -> list[
     return entries
 
 
-def _run(db: str | None, tid: int, as_json: bool) -> None:
+def run_and_report(
+    db: str | None, tid: int, as_json: bool, out_dir: Path | None = Path("reports")
+) -> None:
+    """Run (or resume) a tournament with a progress bar, print standings, render the report."""
     from arena.tournament import run_tournament
 
     progress = Progress(
@@ -185,23 +189,29 @@ def _run(db: str | None, tid: int, as_json: bool) -> None:
             )
 
         outcome = asyncio.run(run_tournament(db, tid, show))
-    _print_standings(outcome, as_json)
+    report = None
+    if out_dir is not None:
+        from arena.report import render_site
+
+        report = render_site(db, out_dir)
+    _print_standings(outcome, as_json, report)
 
 
-def _print_standings(outcome: Any, as_json: bool) -> None:
+def _print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
     t = outcome.tournament
     rows = outcome.standings
     if as_json:
-        emit_json(
-            {
-                "id": t.id,
-                "status": t.status,
-                "standings": [
-                    {k: r.as_dict()[k] for k in ("rank", "bot", "points", "tiebreaks", "games")}
-                    for r in rows
-                ],
-            }
-        )
+        data: dict[str, Any] = {
+            "id": t.id,
+            "status": t.status,
+            "standings": [
+                {k: r.as_dict()[k] for k in ("rank", "bot", "points", "tiebreaks", "games")}
+                for r in rows
+            ],
+        }
+        if report is not None:
+            data["report"] = str(report.index)
+        emit_json(data)
         return
     table = Table(
         title=f"Tournament {t.id}: {t.format}, {t.variant}{' brutal' if t.brutal else ''}, "
@@ -225,6 +235,8 @@ def _print_standings(outcome: Any, as_json: bool) -> None:
     if outcome.seconds:
         rate = outcome.games_played / outcome.seconds if outcome.seconds else 0
         out.print(f"{outcome.games_played} games in {outcome.seconds:.1f} s ({rate:.1f} games/s)")
+    if report is not None:
+        out.print(f"report: {report.index.resolve()} ({report.pages} pages)")
 
 
 @tournament_app.callback()
@@ -263,6 +275,10 @@ def tournament(
     deadline: Annotated[
         float, typer.Option("--deadline", metavar="SEC", min=0.01, help="Seconds per decision.")
     ] = 1.0,
+    out_dir: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
+    ] = Path("reports"),
+    no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -304,17 +320,21 @@ def tournament(
     )
     tid = create_tournament(cfg, db)
     err.print(f"tournament {tid} created; if it is interrupted: arena tournament resume {tid}")
-    _run(db, tid, as_json)
+    run_and_report(db, tid, as_json, None if no_report else out_dir)
 
 
 @tournament_app.command("resume")
 def tournament_resume(
     tid: Annotated[int, typer.Argument(metavar="ID", help="The tournament's id.")],
+    out_dir: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
+    ] = Path("reports"),
+    no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
     """Continue a tournament that was interrupted (completed games are kept)."""
-    _run(db, tid, as_json)
+    run_and_report(db, tid, as_json, None if no_report else out_dir)
 
 
 @tournament_app.command("list")
@@ -395,6 +415,24 @@ def leaderboard(
             "" if r["los_next"] is None else f"{r['los_next']:.1%}",
         )
     out.print(table)
+
+
+# ------------------------------------------------------------------ report
+@app.command()
+def report(
+    out_dir: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="Output folder (default: reports).")
+    ] = Path("reports"),
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Render the static HTML site: leaderboards, tournaments, bots and game replays.
+
+    Self-contained (no network): open DIR/index.html from disk or serve DIR anywhere.
+    """
+    from arena.report.cli import report_command
+
+    report_command(out_dir, db, as_json)
 
 
 # ------------------------------------------------------------------ database

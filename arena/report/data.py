@@ -1,0 +1,169 @@
+"""Everything the report shows, read from the database in a few bulk queries.
+
+The heavy columns of a game (its event log and choices) are not loaded here: the game pages
+stream them one batch at a time (:func:`iter_game_logs`), so memory stays flat however many
+games are stored.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from arena.store.models import Entry, Game, Match, Round, Tournament
+
+
+@dataclass
+class GameInfo:
+    """A stored game without its event log."""
+
+    id: int
+    match_id: int
+    tournament_id: int
+    index: int
+    seed: int
+    variant: str
+    seating: list[str]
+    ranks: list[int]
+    totals: list[int]
+    rounds: int
+    status: str
+    faults: list[dict[str, Any]]
+    played: datetime | None
+
+    @property
+    def completed(self) -> bool:
+        return self.status == "completed"
+
+
+@dataclass
+class MatchInfo:
+    row: Match
+    games: list[GameInfo] = field(default_factory=list)
+
+
+@dataclass
+class RoundInfo:
+    row: Round
+    matches: list[MatchInfo] = field(default_factory=list)
+
+
+@dataclass
+class TournamentInfo:
+    row: Tournament
+    entries: list[Entry]
+    rounds: list[RoundInfo]
+    games: list[GameInfo]
+
+    @property
+    def id(self) -> int:
+        assert self.row.id is not None
+        return self.row.id
+
+
+@dataclass
+class SiteData:
+    tournaments: list[TournamentInfo]
+    games: list[GameInfo]  # every game, in storage order (the rating order)
+    match_of: dict[int, Match]
+    round_of: dict[int, Round]  # by round id
+    tournament_of: dict[int, TournamentInfo]
+
+    def bots(self) -> list[str]:
+        """Every bot name that entered an event or sat at a table, sorted."""
+        names = {e.name for t in self.tournaments for e in t.entries}
+        for g in self.games:
+            names.update(g.seating)
+        return sorted(names, key=lambda n: (n.lower(), n))
+
+
+_LIGHT = (
+    Game.id,
+    Game.match_id,
+    Game.tournament_id,
+    Game.index,
+    Game.seed,
+    Game.variant,
+    Game.seating,
+    Game.ranks,
+    Game.totals,
+    Game.rounds,
+    Game.status,
+    Game.faults,
+    Game.played,
+)
+
+
+def load_site(eng: Engine) -> SiteData:
+    with Session(eng) as s:
+        tournaments = list(s.exec(select(Tournament).order_by(Tournament.id)))
+        entries = list(s.exec(select(Entry).order_by(Entry.id)))
+        rounds = list(s.exec(select(Round).order_by(Round.tournament_id, Round.index)))
+        matches = list(s.exec(select(Match).order_by(Match.round_id, Match.table)))
+        rows = s.exec(select(*_LIGHT).order_by(Game.id)).all()
+    games = [GameInfo(*r) for r in rows]
+    for g in games:
+        g.seating = list(g.seating or [])
+        g.ranks = list(g.ranks or [])
+        g.totals = list(g.totals or [])
+        g.faults = list(g.faults or [])
+
+    by_match: dict[int, list[GameInfo]] = defaultdict(list)
+    by_tournament: dict[int, list[GameInfo]] = defaultdict(list)
+    for g in games:
+        by_match[g.match_id].append(g)
+        by_tournament[g.tournament_id].append(g)
+    for lst in by_match.values():
+        lst.sort(key=lambda g: g.index)
+
+    matches_of_round: dict[int, list[MatchInfo]] = defaultdict(list)
+    for m in matches:
+        assert m.id is not None
+        matches_of_round[m.round_id].append(MatchInfo(m, by_match.get(m.id, [])))
+    rounds_of: dict[int, list[RoundInfo]] = defaultdict(list)
+    for r in rounds:
+        assert r.id is not None
+        rounds_of[r.tournament_id].append(RoundInfo(r, matches_of_round.get(r.id, [])))
+    entries_of: dict[int, list[Entry]] = defaultdict(list)
+    for e in entries:
+        entries_of[e.tournament_id].append(e)
+
+    infos = []
+    for t in tournaments:
+        assert t.id is not None
+        infos.append(
+            TournamentInfo(
+                t, entries_of.get(t.id, []), rounds_of.get(t.id, []), by_tournament.get(t.id, [])
+            )
+        )
+    return SiteData(
+        tournaments=infos,
+        games=games,
+        match_of={m.id: m for m in matches if m.id is not None},
+        round_of={r.id: r for r in rounds if r.id is not None},
+        tournament_of={t.id: t for t in infos},
+    )
+
+
+def iter_game_logs(eng: Engine, batch: int = 200) -> Iterator[tuple[int, list[int], list[Any]]]:
+    """(game id, choices, events) for every game, in id order, a batch at a time."""
+    last = 0
+    while True:
+        with Session(eng) as s:
+            rows = s.exec(
+                select(Game.id, Game.choices, Game.events)
+                .where(Game.id > last)
+                .order_by(Game.id)
+                .limit(batch)
+            ).all()
+        if not rows:
+            return
+        for gid, choices, events in rows:
+            yield gid, list(choices or []), list(events or [])
+        last = rows[-1][0]

@@ -1,0 +1,368 @@
+"""Rendering the static site: one Jinja environment (autoescaping on), pages written to disk.
+
+Layout of the output folder (every link is relative, so the site opens from ``file://``
+and from any web server, in any folder):
+
+    index.html                  leaderboards per variant, list of tournaments
+    style.css, replay.js        the only assets (no CDN, no external address)
+    tournament/<id>.html        standings, rounds, crosstable, faults, seat statistics
+    bot/<slug>.html             rating history, results by tournament and opponent, faults
+    game/<id>.html              the replay
+    game/<id>.jsonl             the game's events, one JSON object per line
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup, escape
+from sqlalchemy import Engine
+
+from arena.report import stats
+from arena.report.data import GameInfo, SiteData, TournamentInfo, iter_game_logs, load_site
+from arena.report.replay import build_replay, card_names, describe
+from arena.report.svg import interval_bar, rating_chart, scale_of
+from arena.store.db import get_engine
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+ASSETS = ("style.css", "replay.js")
+MARKER = ".arena-report"  # marks a folder this module wrote, so a re-render may clear it
+SUBDIRS = ("tournament", "bot", "game")
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    out: Path
+    pages: int  # HTML pages written
+    index: Path
+    seconds: float
+
+
+# ---------------------------------------------------------------- formatting helpers
+def num(x: float | None, digits: int = 2) -> str:
+    """A number as short as it can be: 12, 12.5, 4.33; a dash for None."""
+    if x is None:
+        return "–"
+    if isinstance(x, int):
+        return str(x)
+    s = f"{x:.{digits}f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    return "–" if x is None else f"{100 * x:.{digits}f}%"
+
+
+def slug(name: str) -> str:
+    """A file name for a bot: readable part + a hash, so any name maps to a distinct file."""
+    readable = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.")[:40] or "bot"
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+    return f"{readable}-{digest}"
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def json_for_script(data: Any) -> Markup:
+    """JSON safe inside <script type="application/json">: no '<', '>' or '&' survive, so
+    no '</script>' or '<!--' can end or confuse the block."""
+    text = _COMPACT.encode(data)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)
+
+
+def make_env() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,  # every page is HTML: escape everything not marked safe
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = num
+    env.filters["pct"] = pct
+    env.filters["bot_href"] = lambda name: f"bot/{slug(name)}.html"
+    env.filters["t_href"] = lambda tid: f"tournament/{tid}.html"
+    env.filters["g_href"] = lambda gid: f"game/{gid}.html"
+    return env
+
+
+# ---------------------------------------------------------------- the site
+class _Site:
+    def __init__(self, data: SiteData, out: Path) -> None:
+        self.data = data
+        self.out = out
+        self.env = make_env()
+        self.pages = 0
+        self.generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        variants = sorted({g.variant for g in data.games if g.completed})
+        by_variant: dict[str, list[GameInfo]] = defaultdict(list)
+        for g in data.games:
+            by_variant[g.variant].append(g)
+        self.variants = variants
+        self.boards = {v: stats.leaderboard(by_variant[v]) for v in variants}
+        self.histories = {v: stats.rating_histories(by_variant[v]) for v in variants}
+        self.t_standings: dict[int, list[Any]] = {}
+        for t in data.tournaments:
+            elo = {r["bot"]: r["elo"] for r in stats.leaderboard(t.games)}
+            self.t_standings[t.id] = stats.standings(t, elo or None)
+
+    # -------------------------------------------------------- output
+    def prepare(self) -> None:
+        out = self.out
+        if (out / MARKER).exists():  # our own previous render: drop stale pages
+            for d in SUBDIRS:
+                shutil.rmtree(out / d, ignore_errors=True)
+        for d in SUBDIRS:
+            (out / d).mkdir(parents=True, exist_ok=True)
+        (out / MARKER).write_text("rendered by arena report; safe to delete\n")
+        for name in ASSETS:
+            shutil.copyfile(TEMPLATES / name, out / name)
+
+    def write(self, rel: str, template: str, **ctx: Any) -> None:
+        root = "../" * rel.count("/")
+        html = self.env.get_template(template).render(root=root, generated=self.generated, **ctx)
+        (self.out / rel).write_text(html, encoding="utf-8")
+        self.pages += 1
+
+    # -------------------------------------------------------- pages
+    def index(self) -> None:
+        boards = []
+        for v in self.variants:
+            rows = self.boards[v]
+            axis = scale_of([r["ci_low"] for r in rows], [r["ci_high"] for r in rows])
+            for r in rows:
+                r["bar"] = interval_bar(r["elo"], r["ci_low"], r["ci_high"], axis)
+            boards.append({"variant": v, "rows": rows, "axis": axis})
+        tournaments = []
+        for t in self.data.tournaments:
+            st = self.t_standings[t.id]
+            leader = st[0].bot if st and st[0].games else None
+            tournaments.append({"t": t.row, "games": len(t.games), "leader": leader})
+        self.write(
+            "index.html",
+            "index.html",
+            boards=boards,
+            tournaments=tournaments,
+            min_games=stats.PROVISIONAL_MIN_GAMES,
+            max_interval=stats.PROVISIONAL_MAX_INTERVAL,
+        )
+
+    def tournament(self, t: TournamentInfo) -> None:
+        st = self.t_standings[t.id]
+        order = [r.bot for r in st]
+        h2h = stats.head_to_head(t.games)
+        cross = [
+            [None if a == b else h2h.get((a, b), stats.Record()) for b in order] for a in order
+        ]
+        rounds = []
+        for r in t.rounds:
+            tables = []
+            for m in r.matches:
+                tables.append(
+                    {
+                        "m": m.row,
+                        "games": m.games,
+                        "lines": stats.match_lines(m.row.seats, m.games, t.row.seats),
+                    }
+                )
+            rounds.append({"r": r.row, "tables": tables})
+        kinds, fbots, fcounts = stats.fault_table(t.games)
+        faults = [(g, f) for g in t.games for f in g.faults]
+        self.write(
+            f"tournament/{t.id}.html",
+            "tournament.html",
+            t=t.row,
+            entries=t.entries,
+            standings=st,
+            order=order,
+            cross=cross,
+            rounds=rounds,
+            fault_kinds=kinds,
+            fault_bots=fbots,
+            fault_counts=fcounts,
+            faults=faults,
+            seat_stats=stats.seat_stats(t.games),
+            n_games=len(t.games),
+            n_void=sum(1 for g in t.games if not g.completed),
+            round_index={r.row.id: r.row.index for r in t.rounds},
+            match_of=self.data.match_of,
+        )
+
+    def bots(self) -> None:
+        data = self.data
+        games_of: dict[str, list[GameInfo]] = defaultdict(list)
+        for g in data.games:
+            for b in g.seating:
+                games_of[b].append(g)
+        h2h = stats.head_to_head(data.games)
+        opponents_of: dict[str, list[tuple[str, stats.Record]]] = defaultdict(list)
+        for (a, b), rec in h2h.items():
+            opponents_of[a].append((b, rec))
+        for bot in data.bots():
+            ratings = []
+            for v in self.variants:
+                row = next((r for r in self.boards[v] if r["bot"] == bot), None)
+                hist = self.histories[v].get(bot)
+                if row is None and not hist:
+                    continue
+                chart = rating_chart(hist, title=f"{bot}: incremental Elo, {v}") if hist else None
+                ratings.append(
+                    {
+                        "variant": v,
+                        "row": row,
+                        "of": len(self.boards[v]),
+                        "chart": chart,
+                        "current": hist[-1] if hist else None,
+                        "peak": max(hist) if hist else None,
+                    }
+                )
+            events = []
+            for t in data.tournaments:
+                if not any(e.name == bot for e in t.entries):
+                    continue
+                st = next((r for r in self.t_standings[t.id] if r.bot == bot), None)
+                events.append({"t": t.row, "row": st, "field": len(t.entries)})
+            opponents = sorted(opponents_of.get(bot, []), key=lambda o: (-o[1].games, o[0]))
+            faults = [
+                (g, f) for g in games_of.get(bot, []) for f in g.faults if f.get("bot") == bot
+            ]
+            games = []
+            for g in games_of.get(bot, []):
+                s = g.seating.index(bot)
+                m = data.match_of.get(g.match_id)
+                rnd = data.round_of.get(m.round_id) if m is not None else None
+                games.append(
+                    {
+                        "g": g,
+                        "seat": s,
+                        "rank": g.ranks[s] if g.completed and s < len(g.ranks) else None,
+                        "total": g.totals[s] if s < len(g.totals) else None,
+                        "round": rnd.index + 1 if rnd is not None else None,
+                        "table": m.table + 1 if m is not None else None,
+                    }
+                )
+            self.write(
+                f"bot/{slug(bot)}.html",
+                "bot.html",
+                bot=bot,
+                ratings=ratings,
+                events=events,
+                opponents=opponents,
+                faults=faults,
+                games=games,
+                round_of=data.round_of,
+                match_of=data.match_of,
+            )
+
+    def games(self, eng: Engine) -> None:
+        data = self.data
+        info = {g.id: g for g in data.games}
+        neighbours: dict[int, tuple[int | None, int | None]] = {}
+        for t in data.tournaments:
+            ids = [g.id for r in t.rounds for m in r.matches for g in m.games]
+            for i, gid in enumerate(ids):
+                neighbours[gid] = (
+                    ids[i - 1] if i else None,
+                    ids[i + 1] if i + 1 < len(ids) else None,
+                )
+        names_cache: dict[str, dict[str, tuple[str, str]]] = {}
+        for gid, choices, events in iter_game_logs(eng):
+            g = info.get(gid)
+            if g is None:  # stored after we loaded the rest: next render
+                continue
+            t = data.tournament_of.get(g.tournament_id)
+            brutal = bool(t.row.brutal) if t is not None else False
+            target = (t.row.options or {}).get("target_score") if t is not None else None
+            m = data.match_of.get(g.match_id)
+            rnd = data.round_of.get(m.round_id) if m is not None else None
+            replay = build_replay(
+                g.variant, brutal, len(g.seating), g.seed, choices, events, target
+            )
+            cards = names_cache.get(g.variant)
+            if cards is None:
+                cards = names_cache[g.variant] = card_names(g.variant)
+            seen = _labels(events)
+            payload = {
+                "seats": len(g.seating),
+                "initial": replay.initial_dict(),
+                "steps": replay.patches(),
+                "cards": {lb: list(cards[lb]) for lb in sorted(seen) if lb in cards},
+            }
+            prev_id, next_id = neighbours.get(gid, (None, None))
+            self.write(
+                f"game/{gid}.html",
+                "game.html",
+                g=g,
+                t=t.row if t is not None else None,
+                m=m,
+                rnd=rnd,
+                names=g.seating,
+                n_events=len(events),
+                event_items=_event_items(events, g.seating, cards),
+                replay_ok=replay.states is not None,
+                replay_note=replay.note,
+                payload=json_for_script(payload),
+                prev_id=prev_id,
+                next_id=next_id,
+            )
+            lines = "".join(_COMPACT.encode(e) + "\n" for e in events)
+            (self.out / f"game/{gid}.jsonl").write_text(lines, encoding="utf-8")
+
+
+def _event_items(
+    events: list[dict[str, Any]], names: list[str], cards: dict[str, tuple[str, str]]
+) -> Markup:
+    """The <li> of every event (built here rather than in a template loop: a 1,000-game
+    site has some 200,000 of them). Every text is escaped."""
+    parts = []
+    for i, e in enumerate(events, 1):
+        kind = re.sub(r"[^a-z0-9_]", "", str(e.get("kind", "")))
+        parts.append(
+            f'<li data-step="{i}" class="ev-{kind}">{escape(describe(e, names, cards))}</li>'
+        )
+    return Markup("\n".join(parts))
+
+
+def _labels(events: Iterable[dict[str, Any]]) -> set[str]:
+    seen: set[str] = set()
+    for e in events:
+        c = e.get("card")
+        if isinstance(c, str):
+            seen.add(c)
+        for c in e.get("cards") or ():
+            if isinstance(c, str):
+                seen.add(c)
+    return seen
+
+
+def render_site(db: str | Engine | None, out: Path | str) -> RenderResult:
+    """Render the whole site from the database into ``out``; returns what was written.
+
+    Reads everything from the database (``db``: a URL, an Engine, or None for the default
+    database) and writes plain files: no network, no external address in any page.
+    """
+    t0 = time.perf_counter()
+    eng = db if isinstance(db, Engine) else get_engine(db)
+    out = Path(out)
+    site = _Site(load_site(eng), out)
+    site.prepare()
+    site.index()
+    for t in site.data.tournaments:
+        site.tournament(t)
+    site.bots()
+    site.games(eng)
+    return RenderResult(
+        out=out, pages=site.pages, index=out / "index.html", seconds=time.perf_counter() - t0
+    )
