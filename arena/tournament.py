@@ -359,7 +359,10 @@ class TournamentRunner:
                         totals=g.totals,
                         rounds=g.rounds,
                         status=g.status,
-                        faults=[f.as_dict() for f in g.faults],
+                        faults=[
+                            {**f.as_dict(), "log_tail": result.logs.get(f.bot or "", "")[-4000:]}
+                            for f in g.faults
+                        ],
                         choices=g.choices,
                         events=g.events,
                     )

@@ -19,7 +19,7 @@ import re
 import shutil
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -99,10 +99,15 @@ def make_env() -> Environment:
 
 
 # ---------------------------------------------------------------- the site
+Progress = Callable[[int, int], None]  # (pages written, pages in all)
+
+
 class _Site:
-    def __init__(self, data: SiteData, out: Path) -> None:
+    def __init__(self, data: SiteData, out: Path, progress: Progress | None = None) -> None:
         self.data = data
         self.out = out
+        self.progress = progress
+        self.total = 1 + len(data.tournaments) + len(data.bots()) + len(data.games)
         self.env = make_env()
         self.pages = 0
         self.generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -135,6 +140,8 @@ class _Site:
         html = self.env.get_template(template).render(root=root, generated=self.generated, **ctx)
         (self.out / rel).write_text(html, encoding="utf-8")
         self.pages += 1
+        if self.progress is not None:
+            self.progress(self.pages, self.total)
 
     # -------------------------------------------------------- pages
     def index(self) -> None:
@@ -347,16 +354,19 @@ def _labels(events: Iterable[dict[str, Any]]) -> set[str]:
     return seen
 
 
-def render_site(db: str | Engine | None, out: Path | str) -> RenderResult:
+def render_site(
+    db: str | Engine | None, out: Path | str, *, progress: Progress | None = None
+) -> RenderResult:
     """Render the whole site from the database into ``out``; returns what was written.
 
     Reads everything from the database (``db``: a URL, an Engine, or None for the default
     database) and writes plain files: no network, no external address in any page.
+    ``progress(done, total)`` is called after each page.
     """
     t0 = time.perf_counter()
     eng = db if isinstance(db, Engine) else get_engine(db)
     out = Path(out)
-    site = _Site(load_site(eng), out)
+    site = _Site(load_site(eng), out, progress)
     site.prepare()
     site.index()
     for t in site.data.tournaments:

@@ -1,0 +1,100 @@
+"""Shared by the report tests: names that must be escaped and the stored event to render."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.report import RenderResult, render_site
+from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
+
+XSS = "<script>alert(1)</script>"
+QUOTED = 'Tom & "Jerry" <b>\'s</b>'
+BOTS = Path(__file__).resolve().parent.parent / "bots"
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+
+@dataclass
+class Site:
+    url: str
+    out: Path
+    result: RenderResult
+    swiss: int
+    brutal: int
+    faulty: int
+
+
+def _run(url: str, cfg: TournamentConfig) -> int:
+    tid = create_tournament(cfg, url)
+    asyncio.run(run_tournament(url, tid))
+    return tid
+
+
+def build_site(base: Path) -> Site:
+    """Three real tournaments in a fresh SQLite database, rendered into base/site.
+
+    * a Swiss event, base game, 4 seats, built-in policies, one of them named like an XSS
+      attack and one with quotes, ampersands and tags in its name;
+    * a round robin, Vengeance in Brutal mode, 3 seats;
+    * a one-round event with a real process bot that crashes mid-game (tests/bots), so the
+      fault tables have something true to show.
+    """
+    url = f"sqlite:///{base / 'arena.db'}"
+    swiss = _run(
+        url,
+        TournamentConfig(
+            format="swiss",
+            name="Spring <Open> & Co",
+            entries=[
+                EntrySpec("ev", policy="ev"),
+                EntrySpec("threshold:23", policy="threshold:23"),
+                EntrySpec("threshold:15", policy="threshold:15"),
+                EntrySpec("random", policy="random"),
+                EntrySpec(XSS, policy="threshold:20"),
+                EntrySpec(QUOTED, policy="threshold:27"),
+            ],
+            seats=4,
+            rounds=3,
+            games=2,
+            seed=1,
+        ),
+    )
+    brutal = _run(
+        url,
+        TournamentConfig(
+            format="round-robin",
+            variant="vengeance",
+            brutal=True,
+            entries=[
+                EntrySpec("ev", policy="ev"),
+                EntrySpec("threshold:23", policy="threshold:23"),
+                EntrySpec("random", policy="random"),
+                EntrySpec(XSS, policy="threshold:20"),
+            ],
+            seats=3,
+            games=2,
+            seed=2,
+        ),
+    )
+    crasher = f"{sys.executable} {BOTS / 'crash_mid_game.py'}"
+    faulty = _run(
+        url,
+        TournamentConfig(
+            format="swiss",
+            entries=[
+                EntrySpec("ev", policy="ev"),
+                EntrySpec("threshold:23", policy="threshold:23"),
+                EntrySpec("random", policy="random"),
+                EntrySpec("crasher", command=crasher),
+            ],
+            seats=4,
+            rounds=1,
+            games=2,
+            seed=3,
+        ),
+    )
+    out = base / "site"
+    result = render_site(url, out)
+    return Site(url, out, result, swiss, brutal, faulty)

@@ -1,0 +1,370 @@
+"""The numbers on the rendered pages are the database's numbers.
+
+Every expectation here is recomputed from the stored rows (games, rounds, matches), not
+taken from the report's own helpers, except where the rule itself lives elsewhere (the
+leaderboard fit is arena.leaderboard's).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from htmltree import Node, load, table_rows
+from reportkit import QUOTED, XSS, Site
+from sqlmodel import Session, select
+
+from arena.leaderboard import leaderboard_rows
+from arena.report import PROVISIONAL_MAX_INTERVAL, PROVISIONAL_MIN_GAMES
+from arena.report.site import slug
+from arena.store.db import get_engine
+from arena.store.models import Entry, Game, Match, Round, Tournament
+
+
+def games_of(site: Site, tid: int | None = None) -> list[Game]:
+    with Session(get_engine(site.url)) as s:
+        q = select(Game).order_by(Game.id)
+        if tid is not None:
+            q = q.where(Game.tournament_id == tid)
+        return list(s.exec(q))
+
+
+def points(ranks: list[int], table_size: int) -> list[float]:
+    """Placement points as the rules state them: first K−1 … last 0, ties share, scaled."""
+    k = len(ranks)
+    out = []
+    for r in ranks:
+        places = [p for p in range(k) if sorted(ranks)[p] == r]
+        out.append(sum(k - 1 - p for p in places) / len(places))
+    if k > 1 and k != table_size:
+        out = [p * (table_size - 1) / (k - 1) for p in out]
+    return out
+
+
+def cell(tr: Node, cls: str) -> str:
+    return tr.find("td", cls=cls).clean()
+
+
+def page(site: Site, rel: str) -> Node:
+    return load(site.out / rel)
+
+
+# ---------------------------------------------------------------- the site as a whole
+def test_render_writes_one_page_per_tournament_bot_and_game(site: Site) -> None:
+    with Session(get_engine(site.url)) as s:
+        n_t = len(s.exec(select(Tournament)).all())
+        names = {e.name for e in s.exec(select(Entry))}
+    games = games_of(site)
+    assert site.result.pages == 1 + n_t + len(names) + len(games)
+    assert site.result.index == site.out / "index.html"
+    assert site.result.seconds > 0
+    html = sorted(site.out.rglob("*.html"))
+    assert len(html) == site.result.pages
+    for g in games:
+        assert (site.out / "game" / f"{g.id}.html").is_file()
+        assert (site.out / "game" / f"{g.id}.jsonl").is_file()
+    for name in names:
+        assert (site.out / "bot" / f"{slug(name)}.html").is_file()
+    assert (site.out / "style.css").is_file() and (site.out / "replay.js").is_file()
+
+
+def test_rendering_again_replaces_the_previous_site(site: Site, tmp_path: Path) -> None:
+    from arena.report import render_site
+
+    out = tmp_path / "again"
+    first = render_site(site.url, out)
+    (out / "game" / "999999.html").write_text("stale")
+    second = render_site(site.url, out)
+    assert second.pages == first.pages
+    assert not (out / "game" / "999999.html").exists()
+
+
+# ---------------------------------------------------------------- index
+@pytest.mark.parametrize("variant", ["base", "vengeance"])
+def test_index_leaderboard_is_the_stored_games_fit(site: Site, variant: str) -> None:
+    expected = leaderboard_rows(site.url, variant=variant)
+    assert expected
+    table = page(site, "index.html").find("table", cls="leaderboard", data_variant=variant)
+    rows = table_rows(table)
+    assert [tr.get("data-bot") for tr in rows] == [r["bot"] for r in expected]
+    for tr, r in zip(rows, expected, strict=True):
+        assert int(cell(tr, "rank")) == r["rank"]
+        assert tr.find("td", cls="bot").clean() == r["bot"]
+        assert abs(int(cell(tr, "elo")) - r["elo"]) <= 0.51
+        assert abs(int(tr.find("span", cls="ci-low").clean()) - r["ci_low"]) <= 0.51
+        assert abs(int(tr.find("span", cls="ci-high").clean()) - r["ci_high"]) <= 0.51
+        assert int(cell(tr, "games")) == r["games"]
+        assert float(cell(tr, "score").rstrip("%")) == pytest.approx(100 * r["score"], abs=0.051)
+        if r["los_next"] is None:
+            assert cell(tr, "los") == "–"
+        else:
+            assert float(cell(tr, "los").rstrip("%")) == pytest.approx(
+                100 * r["los_next"], abs=0.051
+            )
+        provisional = (
+            r["games"] < PROVISIONAL_MIN_GAMES
+            or r["ci_high"] - r["ci_low"] > PROVISIONAL_MAX_INTERVAL
+        )
+        assert bool(tr.find_all("span", cls="provisional")) == provisional
+        assert tr.find_all("svg", cls="ci"), "the interval is drawn"
+
+
+def test_index_lists_every_tournament_with_its_game_count(site: Site) -> None:
+    with Session(get_engine(site.url)) as s:
+        ts = list(s.exec(select(Tournament).order_by(Tournament.id)))
+    rows = table_rows(page(site, "index.html").find("table", cls="tournaments"))
+    assert [int(tr.get("data-tournament")) for tr in rows] == [t.id for t in ts]
+    for tr, t in zip(rows, ts, strict=True):
+        assert int(cell(tr, "games")) == len(games_of(site, t.id))
+        assert tr.find("a").get("href") == f"tournament/{t.id}.html"
+
+
+# ---------------------------------------------------------------- tournament
+def test_standings_points_games_and_wins_are_the_stored_results(site: Site) -> None:
+    tid = site.swiss
+    with Session(get_engine(site.url)) as s:
+        t = s.get(Tournament, tid)
+        entries = [e.name for e in s.exec(select(Entry).where(Entry.tournament_id == tid))]
+        byes = [b for r in s.exec(select(Round).where(Round.tournament_id == tid)) for b in r.byes]
+    assert t is not None
+    pts: dict[str, float] = defaultdict(float)
+    n: dict[str, int] = defaultdict(int)
+    wins: dict[str, float] = defaultdict(float)
+    for g in games_of(site, tid):
+        if g.status != "completed":
+            continue
+        p = points(g.ranks, t.seats)
+        firsts = g.ranks.count(1)
+        for seat, bot in enumerate(g.seating):
+            pts[bot] += p[seat]
+            n[bot] += 1
+            if g.ranks[seat] == 1:
+                wins[bot] += 1 / firsts
+    for bot in byes:
+        pts[bot] += (t.seats - 1) / 2 * t.games_per_match
+    rows = table_rows(page(site, f"tournament/{tid}.html").find("table", id="standings-table"))
+    assert sorted(tr.get("data-bot") for tr in rows) == sorted(entries)
+    shown = []
+    for tr in rows:
+        bot = tr.get("data-bot")
+        assert float(cell(tr, "points")) == pytest.approx(pts[bot], abs=0.006)
+        assert int(cell(tr, "games")) == n[bot]
+        assert float(cell(tr, "wins")) == pytest.approx(wins[bot], abs=0.006)
+        shown.append((int(cell(tr, "rank")), float(cell(tr, "points"))))
+    assert [r for r, _ in shown] == sorted(r for r, _ in shown)
+    assert [p for _, p in shown] == sorted((p for _, p in shown), reverse=True)
+
+
+def test_every_round_table_shows_each_games_place_and_total(site: Site) -> None:
+    tid = site.swiss
+    doc = page(site, f"tournament/{tid}.html")
+    with Session(get_engine(site.url)) as s:
+        t = s.get(Tournament, tid)
+        rounds = list(s.exec(select(Round).where(Round.tournament_id == tid)))
+        matches = list(s.exec(select(Match).where(Match.tournament_id == tid)))
+    assert t is not None
+    assert len(doc.find_all("section", cls="round")) == len(rounds) == t.rounds
+    by_match: dict[int, list[Game]] = defaultdict(list)
+    for g in games_of(site, tid):
+        by_match[g.match_id].append(g)
+    for m in matches:
+        table = doc.find("table", cls="match", data_match=str(m.id))
+        games = sorted(by_match[m.id], key=lambda g: g.index)
+        assert len(games) == m.games
+        rows = table_rows(table)
+        assert [tr.get("data-bot") for tr in rows] == m.seats
+        for tr in rows:
+            bot = tr.get("data-bot")
+            cells = tr.find_all("td", cls="result")
+            assert len(cells) == len(games)
+            total_pts = 0.0
+            for td, g in zip(cells, games, strict=True):
+                seat = g.seating.index(bot)
+                assert int(td.find("span", cls="place").clean()) == g.ranks[seat]
+                assert td.find("span", cls="total").clean() == f"({g.totals[seat]})"
+                assert td.find("a").get("href") == f"../game/{g.id}.html"
+                total_pts += points(g.ranks, t.seats)[seat]
+            assert float(cell(tr, "points")) == pytest.approx(total_pts, abs=0.006)
+
+
+def test_crosstable_is_the_head_to_head_placement_record(site: Site) -> None:
+    tid = site.swiss
+    rec: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    for g in games_of(site, tid):
+        for i, a in enumerate(g.seating):
+            for j, b in enumerate(g.seating):
+                if i != j:
+                    r = rec[(a, b)]
+                    r[0 if g.ranks[i] < g.ranks[j] else 1 if g.ranks[i] > g.ranks[j] else 2] += 1
+    table = page(site, f"tournament/{tid}.html").find("table", cls="crosstable")
+    checked = 0
+    for tr in table_rows(table):
+        a = tr.get("data-bot")
+        for td in tr.find_all("td"):
+            b = td.get("data-opponent")
+            if b is None:
+                continue
+            if (a, b) not in rec:
+                assert td.clean() == ""
+                continue
+            above, below, tied = rec[(a, b)]
+            assert int(td.find("span", cls="above").clean()) == above
+            assert int(td.find("span", cls="below").clean()) == below
+            assert int(td.find("span", cls="tied").clean()) == tied
+            checked += 1
+    assert checked == len(rec)
+
+
+def test_seat_statistics_are_win_rates_by_seat_position(site: Site) -> None:
+    tid = site.swiss
+    stat: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0, 0.0])
+    for g in games_of(site, tid):
+        firsts = g.ranks.count(1)
+        for s, r in enumerate(g.ranks):
+            stat[(len(g.seating), s)][0] += 1
+            if r == 1:
+                stat[(len(g.seating), s)][1] += 1 / firsts
+    table = page(site, f"tournament/{tid}.html").find("table", cls="seat-stats")
+    rows = table_rows(table)
+    assert len(rows) == len(stat)
+    for tr in rows:
+        games, wins = stat[(int(tr.get("data-table")), int(tr.get("data-seat")))]
+        assert int(cell(tr, "games")) == games
+        assert float(cell(tr, "wins")) == pytest.approx(wins, abs=0.006)
+        assert float(cell(tr, "rate").rstrip("%")) == pytest.approx(100 * wins / games, abs=0.051)
+
+
+def test_tournament_page_states_the_format_parameters_and_seed(site: Site) -> None:
+    with Session(get_engine(site.url)) as s:
+        t = s.get(Tournament, site.brutal)
+    assert t is not None
+    doc = page(site, f"tournament/{t.id}.html")
+    params = doc.find("dl", cls="params")
+    pairs = dict(
+        zip(
+            [dt.clean() for dt in params.find_all("dt")],
+            [dd.clean() for dd in params.find_all("dd")],
+            strict=True,
+        )
+    )
+    assert pairs["format"] == "round-robin"
+    assert pairs["variant"] == "vengeance (brutal)"
+    assert pairs["seats per table"] == str(t.seats)
+    assert pairs["rounds"] == str(t.rounds)
+    assert pairs["games per table"] == str(t.games_per_match)
+    assert pairs["seed"] == str(t.seed)
+    assert pairs["max strikes"] == str(t.options["max_strikes"])
+
+
+def test_fault_table_counts_every_stored_fault_by_kind_and_bot(site: Site) -> None:
+    counts: dict[tuple[str, str], int] = defaultdict(int)
+    for g in games_of(site, site.faulty):
+        for f in g.faults:
+            counts[(f["bot"] or "(arena)", f["kind"])] += 1
+    assert counts, "the crashing bot left faults"
+    assert any(k == "CRASH" for _, k in counts)
+    table = page(site, f"tournament/{site.faulty}.html").find("table", id="fault-table")
+    seen = {}
+    for tr in table_rows(table):
+        for td in tr.find_all("td"):
+            kind = td.get("data-kind")
+            if kind and td.clean():
+                seen[(tr.get("data-bot"), kind)] = int(td.clean())
+    assert seen == dict(counts)
+    # a clean event says so
+    clean = page(site, f"tournament/{site.swiss}.html").find("section", id="faults")
+    assert "No faults" in clean.clean()
+
+
+# ---------------------------------------------------------------- bot
+def test_bot_page_games_opponents_and_faults_match_the_database(site: Site) -> None:
+    games = games_of(site)
+    for bot in ("ev", "crasher", XSS):
+        doc = page(site, f"bot/{slug(bot)}.html")
+        mine = [g for g in games if bot in g.seating]
+        rows = table_rows(doc.find("table", cls="games"))
+        assert [int(tr.get("data-game")) for tr in rows] == [g.id for g in mine]
+        for tr, g in zip(rows, mine, strict=True):
+            s = g.seating.index(bot)
+            assert cell(tr, "place") == f"{g.ranks[s]} / {len(g.seating)}"
+            assert int(cell(tr, "total")) == g.totals[s]
+        opp: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+        for g in mine:
+            me = g.seating.index(bot)
+            for j, other in enumerate(g.seating):
+                if j != me:
+                    r = opp[other]
+                    a, b = g.ranks[me], g.ranks[j]
+                    r[0 if a < b else 1 if a > b else 2] += 1
+        shown = {
+            tr.get("data-opponent"): [
+                int(cell(tr, "above")),
+                int(cell(tr, "below")),
+                int(cell(tr, "tied")),
+            ]
+            for tr in table_rows(doc.find("table", cls="by-opponent"))
+        }
+        assert shown == dict(opp)
+        faults = [f for g in mine for f in g.faults if f["bot"] == bot]
+        assert len(doc.find_all("article", cls="fault")) == len(faults)
+
+
+def test_bot_page_draws_the_rating_history_of_each_variant(site: Site) -> None:
+    games = [g for g in games_of(site) if g.status == "completed"]
+    doc = page(site, f"bot/{slug('ev')}.html")
+    for variant in ("base", "vengeance"):
+        n = sum(1 for g in games if g.variant == variant and "ev" in g.seating)
+        section = doc.find("section", cls="rating", data_variant=variant)
+        line = section.find("polyline")
+        assert len(line.get("points").split()) == n + 1  # the start and one point per game
+        assert int(section.find("span", cls="games").clean()) == n
+
+
+def test_bot_page_lists_results_by_tournament(site: Site) -> None:
+    doc = page(site, f"bot/{slug(QUOTED)}.html")
+    rows = table_rows(doc.find("table", cls="by-tournament"))
+    assert [int(tr.get("data-tournament")) for tr in rows] == [site.swiss]
+    swiss = {
+        tr.get("data-bot"): tr
+        for tr in table_rows(
+            page(site, f"tournament/{site.swiss}.html").find("table", id="standings-table")
+        )
+    }
+    assert cell(rows[0], "points") == cell(swiss[QUOTED], "points")
+    assert cell(rows[0], "rank").split(" / ")[0] == cell(swiss[QUOTED], "rank")
+
+
+# ---------------------------------------------------------------- game
+def test_game_page_result_events_and_download(site: Site) -> None:
+    for g in games_of(site)[::5]:
+        doc = page(site, f"game/{g.id}.html")
+        rows = table_rows(doc.find("table", id="result"))
+        assert len(rows) == len(g.seating)
+        for tr in rows:
+            s = int(tr.get("data-seat"))
+            assert tr.find("td", cls="bot").clean() == g.seating[s]
+            assert int(cell(tr, "place")) == g.ranks[s]
+            assert int(cell(tr, "total")) == g.totals[s]
+        items = doc.find("ol", id="events").find_all("li")
+        assert len(items) == len(g.events)
+        assert [int(li.get("data-step")) for li in items] == list(range(1, len(g.events) + 1))
+        link = doc.find("a", id="download")
+        assert link.get("href") == f"{g.id}.jsonl"
+        lines = (site.out / "game" / f"{g.id}.jsonl").read_text(encoding="utf-8").splitlines()
+        assert [json.loads(x) for x in lines] == g.events
+        data = json.loads(doc.find("script", id="replay-data").text())
+        assert len(data["steps"]) == len(g.events)
+        assert data["seats"] == len(g.seating)
+        assert "seed" in doc.find("p", cls="sub").clean() and str(g.seed) in doc.clean()
+
+
+def test_game_with_a_forfeit_seat_is_replayed_too(site: Site) -> None:
+    faulty = [g for g in games_of(site, site.faulty) if g.faults]
+    assert faulty
+    for g in faulty:
+        doc = page(site, f"game/{g.id}.html")
+        assert doc.find_all("script", id="replay-data"), "the replay reproduces the game"
+        kinds = {f["kind"] for f in g.faults}
+        assert any(k in doc.find("table", id="result").clean() for k in kinds)
