@@ -86,20 +86,23 @@ def sizes_note(n: int, k: int, sizes: list[int], byes: int) -> str:
     """Explains tables smaller than ``k`` and byes; empty when every table is full."""
     parts = []
     small = Counter(s for s in sizes if s < k)
-    for s, count in sorted(small.items(), reverse=True):
-        table = "table" if count == 1 else "tables"
+    if small:
         if len(sizes) == 1:
-            parts.append(f"1 table of {s} because there are only {n} bots for {k} seats")
+            parts.append(f"1 table of {n} because there are only {n} bots for {k} seats")
         else:
-            parts.append(f"{count} {table} of {s} because {n} is not divisible by {k}")
+            tables = " and ".join(
+                f"{plural(count, 'table')} of {s}"
+                for s, count in sorted(small.items(), reverse=True)
+            )
+            parts.append(f"{tables} because {n} is not divisible by {k}")
     if byes:
-        bots = "bot sits" if byes == 1 else "bots sit"
+        who = "1 bot sits" if byes == 1 else f"{byes} bots sit"
         why = (
             f"{n} bots cannot all be paired"
             if k == 2
             else f"only full tables of {k} are played and {n} is not divisible by {k}"
         )
-        parts.append(f"{byes} {bots} out because {why}")
+        parts.append(f"{who} out because {why}")
     return "; ".join(parts)
 
 

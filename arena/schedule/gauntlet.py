@@ -1,17 +1,22 @@
 """Gauntlet: challengers play the rest of the field, never (if avoidable) each other.
 
 The field (every bot that is not a challenger, in a seeded random order) is cut once into
-B fixed *blocks* of at most K - 1 bots, sizes differing by at most one, with
-B = max(ceil(F / (K - 1)), min(C, F)) for F field bots and C challengers. In round r,
-challenger i sits with block (i + r) mod B; blocks without a challenger sit out (byes).
-So every challenger meets every block, hence every field bot, exactly once per B rounds
-(within one of each other for any number of rounds), and all challengers face the very
-same opposing groups. Default rounds: B.
+B fixed *blocks*, sizes differing by at most one; the challengers form G *squads*.
+
+* C <= F (C challengers, F field bots): squads are single challengers (G = C) and
+  B = max(ceil(F / (K - 1)), C), so every block has at most K - 1 bots.
+* C > F, "more challengers than tables allow": blocks are single field bots (B = F) and
+  challengers share tables in G = max(F, ceil(C / (K - 1))) squads of at most K - 1
+  (sizes differing by at most one); the note says so.
+
+With V = max(B, G), in round r squad g sits at block (g + r) mod V; blocks without a squad
+and squads whose block number is >= B sit out (``byes``). So every challenger meets every
+block, hence every field bot, exactly once per V rounds (within one of each other for any
+number of rounds), and all challengers face the very same opposing groups.
+Default rounds: V.
 
 Tables have K seats when F is a multiple of K - 1 and C <= F / (K - 1); otherwise some
-blocks are smaller and the note says so. When there are more challengers than field bots
-(C > F), blocks are single field bots and challengers share tables (at most K - 1 per
-table; any more sit out in turn), also stated in the note.
+tables are smaller and the note says why.
 Seat orders are balanced over the whole event (see :mod:`arena.schedule.seating`).
 """
 
@@ -43,15 +48,14 @@ class GauntletScheduler:
         rng_for(seed, "gauntlet", "field").shuffle(field)
         self.field = field
         c, f, k = len(self.challengers), len(field), seats
-        self.n_blocks = max(-(-f // (k - 1)), min(c, f))
-        q, r = divmod(f, self.n_blocks)
-        self.blocks: list[list[str]] = []
-        at = 0
-        for i in range(self.n_blocks):
-            size = q + (1 if i < r else 0)
-            self.blocks.append(field[at : at + size])
-            at += size
-        self.rounds = rounds if rounds is not None else self.n_blocks
+        if c <= f:
+            n_blocks, n_squads = max(-(-f // (k - 1)), c), c
+        else:
+            n_blocks, n_squads = f, max(f, -(-c // (k - 1)))
+        self.blocks = _split(field, n_blocks)
+        self.squads = _split(self.challengers, n_squads)
+        self.cycle = max(n_blocks, n_squads)
+        self.rounds = rounds if rounds is not None else self.cycle
         self._plans: list[RoundPlan] | None = None
 
     def total_rounds(self) -> int:
@@ -68,34 +72,28 @@ class GauntletScheduler:
             return self._plans
         names = self.bots
         idx = {b: i for i, b in enumerate(names)}
-        c, k, nb = len(self.challengers), self.seats, self.n_blocks
-        per_table = -(-c // nb)
         rounds: list[list[list[int]]] = []
         byes: list[list[str]] = []
         notes: list[str] = []
         for r in range(self.rounds):
-            at_block: list[list[str]] = [[] for _ in range(nb)]
-            for i, ch in enumerate(self.challengers):
-                at_block[(i + r) % nb].append(ch)
-            tables: list[list[int]] = []
+            host: dict[int, list[str]] = {}
             sitting_out: list[str] = []
-            shared = False
-            for j, group in enumerate(at_block):
-                if not group:
-                    sitting_out.extend(self.blocks[j])
-                    continue
-                room = k - len(self.blocks[j])
-                if len(group) > room:  # rotate who sits out among the crowded challengers
-                    turn = (r // nb) % len(group)
-                    group = group[turn:] + group[:turn]
-                    sitting_out.extend(group[room:])
-                    group = group[:room]
-                shared = shared or len(group) > 1
-                tables.append([idx[b] for b in group + self.blocks[j]])
+            for g, squad in enumerate(self.squads):
+                j = (g + r) % self.cycle
+                if j < len(self.blocks):
+                    host[j] = squad
+                else:
+                    sitting_out.extend(squad)
+            tables: list[list[int]] = []
+            for j, block in enumerate(self.blocks):
+                if j in host:
+                    tables.append([idx[b] for b in host[j] + block])
+                else:
+                    sitting_out.extend(block)
             rounds.append(tables)
             byes.append(sorted(sitting_out, key=idx.__getitem__))
-            notes.append(self._note(r, tables, shared, per_table))
-        seated = balance_event(rounds, len(names), k)
+            notes.append(self._note(r, tables, sitting_out))
+        seated = balance_event(rounds, len(names), self.seats)
         self._plans = [
             RoundPlan(
                 tables=[Table(tuple(names[b] for b in t)) for t in tables],
@@ -106,27 +104,45 @@ class GauntletScheduler:
         ]
         return self._plans
 
-    def _note(self, r: int, tables: list[list[int]], shared: bool, per_table: int) -> str:
-        c, f, k, nb = len(self.challengers), len(self.field), self.seats, self.n_blocks
+    def _note(self, r: int, tables: list[list[int]], sitting_out: list[str]) -> str:
+        c, f, k = len(self.challengers), len(self.field), self.seats
         parts = [
-            f"gauntlet round {r + 1} of {self.rounds}: challenger i meets field block (i + {r}) mod {nb}"
+            f"gauntlet round {r + 1} of {self.rounds}: each challenger meets the next of "
+            f"{plural(len(self.blocks), 'field block')}"
         ]
+        shared = max(len(s) for s in self.squads) > 1
         small = sorted({len(t) for t in tables if len(t) < k})
         if small:
             sizes = ", ".join(str(s) for s in small)
-            if shared or c > f:
-                why = f"the field of {f} is shared by {c} challengers"
+            if shared:
+                why = f"{c} challengers share a field of {f}"
             elif c > f // (k - 1):
                 why = f"{f} field bots cannot give each of {c} challengers {k - 1} opponents"
             else:
                 why = f"{f} field bots do not split into blocks of {k - 1}"
             parts.append(f"tables of {sizes} seats because {why}")
         if shared:
+            most = max(len(s) for s in self.squads)
             parts.append(
-                f"challengers share tables (up to {min(per_table, k - 1)} per table) because "
-                f"there are more challengers ({c}) than field bots to give each its own table ({f})"
+                f"challengers share tables (up to {most} per table, always the same squads) "
+                f"because there are more challengers ({c}) than field bots ({f})"
             )
-        idle = nb - min(nb, c)
-        if idle:
-            parts.append(f"{plural(idle, 'field block')} without a challenger sit out this round")
+        elif c > f:
+            parts.append(
+                f"challengers take turns because there are more challengers ({c}) "
+                f"than field bots ({f})"
+            )
+        if sitting_out:
+            parts.append(f"{plural(len(sitting_out), 'bot')} without a table this round")
         return join_notes(*parts)
+
+
+def _split(items: list[str], parts: int) -> list[list[str]]:
+    """``items`` cut into ``parts`` consecutive pieces whose sizes differ by at most one."""
+    q, r = divmod(len(items), parts)
+    out, at = [], 0
+    for i in range(parts):
+        size = q + (1 if i < r else 0)
+        out.append(items[at : at + size])
+        at += size
+    return out

@@ -2,23 +2,32 @@
 
 Modes, chosen from the field size N and the seats K:
 
-* ``single``: N <= K. One table of all N bots per round; default 1 round.
 * ``double`` (K = 2): circle method, each pair twice with the seats swapped in the second
-  leg: 2(N-1) rounds for even N, 2N for odd N (one bye per round). That is the minimum
-  with every bot at most once per round.
+  leg: 2(N-1) rounds for even N, 2N for odd N (one bye per round), the minimum with every
+  bot at most once per round. Each ordered pair occurs exactly once.
+* ``single`` (K > 2, N <= K): one table of all N bots per round; default 1 round.
 * ``subsets`` (K > 2, C(N, K) <= 2,000 tables): every K-subset of the field is one table,
-  exactly once. The subsets are packed greedily into rounds of disjoint tables (bots with
-  the most tables left go first; the best of several seeded tries is kept); bots left over
-  in a round sit out (``byes``). The lower bound on rounds is
-  max(C(N-1, K-1), ceil(C(N, K) / floor(N / K))); the packing usually needs a few more.
+  exactly once. Rounds are packed one by one by a bounded depth-first search that first
+  seats the bots that must play every remaining round for the schedule to end at its lower
+  bound max(C(N-1, K-1), ceil(C(N, K) / floor(N / K))), then fills as many tables as it
+  can; the best of a few seeded tries is kept (within about 1% of the bound in practice).
+  Bots left over in a round sit out (``byes``, stated in the note).
 * ``even`` (K > 2, more subsets than that): rounds of ``ceil(N/K)`` tables whose sizes
-  differ by at most one, built greedily so that pairs that have met least are seated
-  together (cost 4**meetings per pair) with a swap-improvement pass. Default rounds: as
-  many as it takes until every pair has met at least once.
+  differ by at most one (or full tables and byes with ``prefer_byes``). Each round is
+  built greedily, seating together the pairs that have met least (a pair costs
+  3**meetings), improved by swapping bots between tables, and retried from other seeded
+  orders while a pair would meet more often than needed. The smaller tables and the byes
+  rotate (fewest so far first). Default rounds: until every pair has met at least once
+  (best of a few seeded tries: smallest maximum meeting count, then fewest rounds).
+  Measured: pair-meeting spread (max - min) 1 for K = 3, at most 2 for K = 4 and 5,
+  more for K >= 6 in small fields; 1.2-1.8 times the lower bound ceil((N-1)/(K-1)) rounds.
 
-``rounds`` overrides the default: fewer rounds is a prefix of the schedule; more rounds
-repeat it (``double``/``subsets``/``single``) or keep building (``even``).
-Seat orders are then balanced over the whole event (see :mod:`arena.schedule.seating`).
+``rounds`` overrides the default. ``double``/``subsets``/``single``: the same tables as
+the first rounds of the full schedule, or the full schedule repeated ("pass 2" ...).
+``even``: that many rounds are built. Seat orders are balanced over the actual event (see
+:mod:`arena.schedule.seating`): within one for every bot and position when all tables
+have K seats, over the positions every table has otherwise.
+Plans ignore ``standings`` and ``history``: the schedule is fixed by the bots and seed.
 """
 
 from __future__ import annotations
@@ -31,7 +40,6 @@ from arena.schedule.common import (
     check_index,
     copy_plan,
     join_notes,
-    plural,
     rng_for,
     sizes_note,
     split_sizes,
@@ -45,7 +53,8 @@ PACK_SCAN = 64
 PACK_BRANCH = 8
 PACK_NODES = 3000
 EVEN_BASE = 3
-EVEN_WORK = 40_000  # default-length even schedules: tries while attempts * n * n stays below
+EVEN_RETRIES = 4  # fresh greedy starts for a round that keeps a flaw
+EVEN_WORK = 20_000  # default-length even schedules: tries while attempts * n * n stays below
 
 
 class RoundRobinScheduler:
@@ -66,10 +75,10 @@ class RoundRobinScheduler:
         self.prefer_byes = prefer_byes
         self.requested_rounds = rounds
         n = len(self.bots)
-        if n <= seats:
-            self.mode = "single"
-        elif seats == 2:
+        if seats == 2:
             self.mode = "double"
+        elif n <= seats:
+            self.mode = "single"
         elif comb(n, seats) <= SUBSET_LIMIT:
             self.mode = "subsets"
         else:
@@ -165,8 +174,9 @@ class RoundRobinScheduler:
         rounds = balance_event(rounds, n, k)
         for r, bye in enumerate(byes):
             if bye:
+                who = "1 bot sits" if len(bye) == 1 else f"{len(bye)} bots sit"
                 why = (
-                    f"{plural(len(bye), 'bot')} sit out: every table is a full {k}-subset "
+                    f"{who} out because every table is a full {k}-subset "
                     f"and no further disjoint subset is left for this round"
                 )
                 notes[r] = join_notes(notes[r], why)
@@ -327,7 +337,7 @@ def even_rounds(
     """Rounds where pairs meet as evenly as possible; ``target=None``: until all pairs met.
 
     With ``target=None`` a few seeded tries are made (fewer for big fields) and the one
-    needing the fewest rounds, then with the fewest meetings of the most-met pair, is kept.
+    whose most-met pair met least, then needing the fewest rounds, is kept.
     """
     if target is not None:
         return _even_try(n, k, target, seed, 0, prefer_byes)
@@ -342,7 +352,7 @@ def even_rounds(
                     for b in t[i + 1 :]:
                         key = (a, b) if a < b else (b, a)
                         meet[key] = meet.get(key, 0) + 1
-        score = (len(rounds), max(meet.values()))
+        score = (max(meet.values()), len(rounds))
         if best_key is None or score < best_key:
             best, best_key = (rounds, byes), score
     assert best is not None
@@ -353,12 +363,15 @@ def _even_try(
     n: int, k: int, target: int | None, seed: int, attempt: int, prefer_byes: bool
 ) -> tuple[list[list[list[int]]], list[list[int]]]:
     sizes, n_byes = split_sizes(n, k, prefer_byes)
-    mixed = len(set(sizes)) > 1
+    big_sizes = [s for s in sizes if s == sizes[0]]
+    small_sizes = sizes[len(big_sizes) :]
+    n_small = sum(small_sizes)
     per_round = sum(s * (s - 1) // 2 for s in sizes)
     meet = [[0] * n for _ in range(n)]
     hist = [n * (n - 1) // 2]  # hist[c]: pairs that have met c times
     low = [n - 1] * n  # low[b]: partners b has met the fewest (= level) times
-    weight = [EVEN_BASE**c for c in range(48)]
+    weight = [EVEN_BASE**c for c in range(4)]
+    cost = [[0 if a == b else 1 for b in range(n)] for a in range(n)]  # weight[meet]
     bye_count = [0] * n
     small_count = [0] * n
     bound = -(-(n - 1) // (k - 1))
@@ -372,18 +385,48 @@ def _even_try(
         rng.shuffle(key)
         bye = sorted(range(n), key=lambda b: (bye_count[b], -low[b], key[b]))[:n_byes]
         out = set(bye)
-        if hist[level] >= per_round:  # plenty of fresh pairs: rotate the small tables
-            active = sorted(
-                (b for b in range(n) if b not in out),
-                key=lambda b: (-small_count[b] if mixed else 0, key[b]),
-            )
-        else:  # few fresh pairs left: bots that still need them lead the tables
-            active = sorted((b for b in range(n) if b not in out), key=lambda b: (-low[b], key[b]))
-        tables = _greedy_even_round(active, sizes, meet, weight, small_count)
         # while enough pairs sit at the lowest level to fill a round, any pair above it is
         # a flaw worth fixing; later every table must hold such pairs, so only two above
-        limit = level + 1 if hist[level] >= per_round else level + 2
-        _improve_even_round(tables, meet, weight, limit)
+        fresh = hist[level] >= per_round
+        limit = level + 1 if fresh else level + 2
+        tables: list[list[int]] = []
+        best_cost = None
+        for retry in range(EVEN_RETRIES if fresh else 1):
+            if retry:
+                rng.shuffle(key)
+            playing = [b for b in range(n) if b not in out]
+            if fresh:
+                playing.sort(key=lambda b: key[b])
+            else:  # few fresh pairs left: bots that still need them lead the tables
+                playing.sort(key=lambda b: (-low[b], key[b]))
+            # while fresh pairs abound, the smaller tables go to the bots that have sat at
+            # them least; later the pairs still missing decide
+            if fresh:
+                small = set(sorted(playing, key=lambda b: (small_count[b], key[b]))[:n_small])
+            else:
+                small = set()
+            trial = []
+            flaws = 0
+            groups = (
+                [
+                    ([b for b in playing if b not in small], big_sizes),
+                    ([b for b in playing if b in small], small_sizes),
+                ]
+                if small
+                else [(playing, sizes)]
+            )
+            for group, group_sizes in groups:
+                if group_sizes:
+                    part = _greedy_even_round(group, group_sizes, cost)
+                    flaws += _improve_even_round(part, meet, cost, limit)
+                    trial.extend(part)
+            if not small and small_sizes:
+                _share_small_tables(trial, sizes[0], small_count, cost)
+            score = (flaws, _round_cost(trial, cost))
+            if best_cost is None or score < best_cost:
+                tables, best_cost = trial, score
+            if not flaws:
+                break
         for t in tables:
             for i, a in enumerate(t):
                 for b in t[i + 1 :]:
@@ -393,6 +436,9 @@ def _even_try(
                         hist.append(0)
                     hist[c + 1] += 1
                     meet[a][b] = meet[b][a] = c + 1
+                    while len(weight) <= c + 1:
+                        weight.append(weight[-1] * EVEN_BASE)
+                    cost[a][b] = cost[b][a] = weight[c + 1]
             if len(t) < sizes[0]:
                 for b in t:
                     small_count[b] += 1
@@ -407,39 +453,42 @@ def _even_try(
     return rounds, byes
 
 
-def _greedy_even_round(active, sizes, meet, weight, small_count) -> list[list[int]]:
-    """Tables filled one by one: the neediest bot first, then whoever adds least pair cost."""
+def _greedy_even_round(active, sizes, cost) -> list[list[int]]:
+    """Tables filled one by one: the first bot in ``active`` leads, then whoever adds least."""
     tables: list[list[int]] = []
     remaining = dict.fromkeys(active)
-    top = len(weight) - 1
     for size in sizes:
         anchor = next(iter(remaining))
         del remaining[anchor]
         members = [anchor]
-        row = meet[anchor]
-        acc = {c: weight[min(row[c], top)] - small_count[c] * 1e-3 for c in remaining}
+        row = cost[anchor]
+        acc = {c: row[c] for c in remaining}
         for _ in range(size - 1):
             pick = min(acc, key=acc.__getitem__)
             del acc[pick]
             del remaining[pick]
             members.append(pick)
-            row = meet[pick]
+            row = cost[pick]
             for c in acc:
-                acc[c] += weight[min(row[c], top)]
+                acc[c] += row[c]
         tables.append(members)
     return tables
 
 
-def _improve_even_round(tables, meet, weight, limit: int, budget: int = 3) -> None:
+def _improve_even_round(tables, meet, cost, limit: int, budget: int = 3) -> int:
     """Swap bots between tables while that lowers the total pair cost.
 
-    Only tables holding a pair that has met ``limit`` times or more are worked on.
+    ``cost[a][b]`` is the pair's weight (0 on the diagonal). Only tables holding a pair
+    that has met ``limit`` times or more are worked on. Returns how many such pairs remain.
     """
-    top = len(weight) - 1
 
     def flawed(t: list[int]) -> bool:
         return any(meet[a][b] >= limit for i, a in enumerate(t) for b in t[i + 1 :])
 
+    def own(t: list[int]) -> list[int]:
+        return [sum(row[x] for x in t) for row in (cost[u] for u in t)]
+
+    owns = [own(t) for t in tables]
     queue = deque(i for i, t in enumerate(tables) if flawed(t))
     queued = set(queue)
     steps = budget * len(tables)
@@ -448,34 +497,68 @@ def _improve_even_round(tables, meet, weight, limit: int, budget: int = 3) -> No
         ti = queue.popleft()
         queued.discard(ti)
         t = tables[ti]
-        rows_t = [meet[u] for u in t]
-        own_t = [
-            sum(weight[min(r[x], top)] for x in t if x != u) for u, r in zip(t, rows_t, strict=True)
-        ]
+        rows_t = [cost[u] for u in t]
+        own_t = owns[ti]
         best = 0
         move = None
-        for tj, other in enumerate(tables):
-            if tj == ti:
-                continue
-            rows_o = [meet[v] for v in other]
-            own_o = [
-                sum(weight[min(r[y], top)] for y in other if y != v)
-                for v, r in zip(other, rows_o, strict=True)
-            ]
-            # v's cost with all of t, u's cost with all of other
-            v_in_t = [sum(weight[min(r[x], top)] for x in t) for r in rows_o]
-            u_in_o = [sum(weight[min(r[y], top)] for y in other) for r in rows_t]
-            for iu, u in enumerate(t):
+        for step in range(1, len(tables)):
+            tj = (ti + step) % len(tables)
+            other = tables[tj]
+            rows_o = [cost[v] for v in other]
+            own_o = owns[tj]
+            v_in_t = [sum(r[x] for x in t) for r in rows_o]
+            u_in_o = [sum(r[y] for y in other) for r in rows_t]
+            for iu, row_u in enumerate(rows_t):
+                base = u_in_o[iu] - own_t[iu]
                 for iv, v in enumerate(other):
-                    w_uv = weight[min(rows_t[iu][v], top)]
-                    delta = v_in_t[iv] - w_uv - own_t[iu] + u_in_o[iu] - w_uv - own_o[iv]
+                    delta = base + v_in_t[iv] - own_o[iv] - 2 * row_u[v]
                     if delta < best:
                         best, move = delta, (tj, iu, iv)
+            if move is not None:
+                break
         if move is None:
             continue
         tj, iu, iv = move
         t[iu], tables[tj][iv] = tables[tj][iv], t[iu]
         for x in (ti, tj):
+            owns[x] = own(tables[x])
             if x not in queued and flawed(tables[x]):
                 queue.append(x)
                 queued.add(x)
+    return sum(
+        1 for t in tables for i, a in enumerate(t) for b in t[i + 1 :] if meet[a][b] >= limit
+    )
+
+
+def _share_small_tables(tables, full: int, small_count, cost) -> None:
+    """Move bots that sat at smaller tables twice more than others into a full table.
+
+    Each such bot swaps with the full-table bot of fewest small tables whose swap adds the
+    least pair cost.
+    """
+    floor = min(small_count[b] for t in tables for b in t)
+    for ts in tables:
+        if len(ts) == full:
+            continue
+        for iu in range(len(ts)):
+            u = ts[iu]
+            if small_count[u] < floor + 2:
+                continue
+            best = None
+            for tb in tables:
+                if len(tb) != full:
+                    continue
+                for iv, v in enumerate(tb):
+                    if small_count[v] > floor:
+                        continue
+                    delta = sum(cost[v][x] - cost[u][x] for x in ts if x != u)
+                    delta += sum(cost[u][y] - cost[v][y] for y in tb if y != v)
+                    if best is None or delta < best[0]:
+                        best = (delta, tb, iv)
+            if best is not None:
+                _, tb, iv = best
+                ts[iu], tb[iv] = tb[iv], ts[iu]
+
+
+def _round_cost(tables, cost) -> int:
+    return sum(cost[a][b] for t in tables for i, a in enumerate(t) for b in t[i + 1 :])

@@ -7,18 +7,20 @@ Per round:
 2. Byes: only when a table would otherwise seat one bot (K = 2 and an odd field) or the
    caller asked for full tables only (``prefer_byes``). They go to the bots with the
    fewest byes so far, lowest standing first.
-3. Table sizes: ``ceil(M / K)`` tables whose sizes differ by at most one, the smaller
-   tables (K - 1 seats when possible) at the bottom of the standings.
+3. Table sizes: ``ceil(M / K)`` tables whose sizes differ by at most one. The smaller
+   tables (K - 1 seats when possible) go to the part of the standings whose bots have sat
+   at smaller tables least (the bottom in round 1), so that they rotate.
 4. Grouping, minimising the sum over tables of
 
    * repeat penalties for every pair at the table that met before: 1e9 for a meeting in
      the previous round, max(1000, 20000 / age) for older ones (age 2 = two rounds ago);
-   * 8 per *seat conflict*: each bot would like a seat position it has used least so
+   * 24 per *seat conflict*: each bot would like a seat position it has used least so
      far; a conflict is a member that cannot get one (maximum bipartite matching);
    * 1 per standings position by which the table's spread exceeds the tightest possible
-     (a table of the ranks r..r+s-1 costs 0).
+     (a table of the ranks r..r+s-1 costs 0);
+   * at a smaller table, 4 per earlier round each member spent at a table smaller than K.
 
-   Small fields (at most 6,000 possible groupings) are solved exactly by branch and
+   Small fields (at most 20,000 possible groupings) are solved exactly by branch and
    bound. Larger fields: top-down greedy (each table takes the best-ranked free bot, then
    the cheapest bots among the next few in the standings), then a local search that
    swaps bots between a flawed table (repeat or seat conflict) and the tables nearest to
@@ -51,10 +53,12 @@ from arena.schedule.types import RoundPlan, Standing, Table
 PREVIOUS_REPEAT = 1e9
 OLD_REPEAT = 20000.0
 OLD_REPEAT_FLOOR = 1000.0
-SEAT_CONFLICT = 8.0
+SEAT_CONFLICT = 24.0
 SPREAD = 1.0
-EXACT_LIMIT = 6000
-NEAR_TABLES = 3  # seat-conflict-only tables look for swaps this many tables away
+SMALL_TABLE = 4.0
+EXACT_LIMIT = 20000  # groupings; up to this many the pairing is solved exactly
+EXACT_NODES = 300_000  # search budget of the exact solver (a safety net)
+NEAR_TABLES = 6  # seat-conflict-only tables look for swaps this many tables away
 
 
 def default_swiss_rounds(n: int, k: int) -> int:
@@ -64,6 +68,23 @@ def default_swiss_rounds(n: int, k: int) -> int:
         reach *= k
         exponent += 1
     return max(1, min(max(3, exponent + 2), -(-(n - 1) // (k - 1))))
+
+
+def previous_round_bound(history: list[RoundPlan], sizes: list[int], n: int) -> int:
+    """A lower bound on pairs from the previous round that must meet again (pigeonhole).
+
+    A table of s bots drawn from G groups (the previous round's tables, and every bot
+    that did not play it) holds at least the pairs of the most even split of s into G.
+    """
+    if not history:
+        return 0
+    last = history[-1]
+    groups = len(last.tables) + n - sum(len(t.seats) for t in last.tables)
+    bound = 0
+    for s in sizes:
+        q, r = divmod(s, max(1, groups))
+        bound += r * (q + 1) * q // 2 + (groups - r) * q * (q - 1) // 2
+    return bound
 
 
 def repeat_weight(age: int) -> float:
@@ -104,7 +125,7 @@ class SwissScheduler:
             )
         n, k = len(self.bots), self.seats
         points, rating = self._standings(standings)
-        pen, byes_so_far, seat_counts = self._history(history)
+        pen, byes_so_far, seat_counts, small_counts = self._history(history)
 
         rng = rng_for(self.seed, "swiss", index)
         tiebreak = list(range(n))
@@ -117,7 +138,7 @@ class SwissScheduler:
         out = set(bye)
         players = [b for b in order if b not in out]
 
-        grouper = Grouper(players, sizes, pen, seat_counts, n)
+        grouper = Grouper(players, sizes, pen, seat_counts, n, small_counts)
         groups, exact = grouper.solve()
         tables = [seat_table(g, seat_counts) for g in groups]
 
@@ -126,12 +147,13 @@ class SwissScheduler:
             notes.append("the whole field fits one table, so it meets again")
         else:
             recent, older = grouper.repeats(groups)
-            if recent or older:
-                why = "unavoidable" if exact else "the pairing search found no grouping without"
-                notes.append(
-                    f"repeat meetings: {plural(recent, 'pair')} from the previous round, "
-                    f"{older} from earlier rounds ({why})"
-                )
+            if recent:
+                forced = recent <= previous_round_bound(history, sizes, n)
+                why = "unavoidable" if exact or forced else "the fewest the pairing search found"
+                notes.append(f"{plural(recent, 'pair')} from the previous round meet again ({why})")
+            if older:
+                why = "the best possible grouping" if exact else "the best grouping found"
+                notes.append(f"{plural(older, 'pair')} from earlier rounds meet again ({why})")
         if bye:
             notes.append(
                 "bye for "
@@ -165,10 +187,14 @@ class SwissScheduler:
         pen: dict[int, float] = {}
         byes = [0] * n
         counts = [[0] * k for _ in range(n)]
+        small = [0] * n
         for r, plan in enumerate(history):
             w = repeat_weight(len(history) - r)
             for table in plan.tables:
                 ids = [self._id(b) for b in table.seats]
+                if len(ids) < k:
+                    for b in ids:
+                        small[b] += 1
                 for p, b in enumerate(ids[:k]):
                     counts[b][p] += 1
                 for i, a in enumerate(ids):
@@ -177,7 +203,7 @@ class SwissScheduler:
                         pen[key] = pen.get(key, 0.0) + w
             for b in plan.byes:
                 byes[self._id(b)] += 1
-        return pen, byes, counts
+        return pen, byes, counts, small
 
     def _id(self, bot: str) -> int:
         i = self._index.get(bot)
@@ -196,15 +222,20 @@ class Grouper:
         pen: dict[int, float],
         seat_counts: list[list[int]],
         n: int,
+        small_counts: list[int] | None = None,
     ) -> None:
         self.players = players
         self.sizes = sizes
+        self.full = max(sizes) if sizes else 0
+        self.small_counts = small_counts or [0] * n
+        self.sizes = self._place_small_tables(sizes)
         self.pen = pen
         self.n = n
         self.rank = [0] * n
         for r, b in enumerate(players):
             self.rank[b] = r
         # masks[s][b]: the seat positions (< s) that bot b has used least
+        self._conflicts: dict[tuple[int, ...], int] = {}
         self.masks: dict[int, list[int]] = {}
         for s in set(sizes):
             row = [0] * n
@@ -213,6 +244,22 @@ class Grouper:
                 low = min(c)
                 row[b] = sum(1 << p for p in range(s) if c[p] == low)
             self.masks[s] = row
+
+    def _place_small_tables(self, sizes: list[int]) -> list[int]:
+        """Table sizes in standings order: the smaller tables go where the bots have sat at
+        smaller tables least (lowest in the standings on ties), so they rotate."""
+        small = [s for s in sizes if s < self.full]
+        if not small or not any(self.small_counts):
+            return sorted(sizes, reverse=True)
+        t, m = len(sizes), len(self.players)
+        load = []
+        for j in range(t):
+            block = self.players[j * m // t : (j + 1) * m // t]
+            load.append((sum(self.small_counts[b] for b in block), -j))
+        chosen = {-j for _, j in sorted(load)[: len(small)]}
+        small.sort(reverse=True)
+        big = [s for s in sizes if s == self.full]
+        return [small.pop() if j in chosen else big.pop() for j in range(t)]
 
     # -- cost ----------------------------------------------------------------------------
 
@@ -230,26 +277,30 @@ class Grouper:
         s = len(members)
         masks = self.masks[s]
         full = (1 << s) - 1
-        wanted = [masks[m] for m in members]
-        if all(w == full for w in wanted):
+        wanted = [masks[m] for m in members if masks[m] != full]
+        if not wanted:
             return 0
-        owner = [-1] * s
-        matched = 0
-        for i in range(s):
-            if _augment(i, wanted, owner, [0]):
-                matched += 1
-        return s - matched
+        key = tuple(sorted(wanted))
+        known = self._conflicts.get(key)
+        if known is None:
+            owner = [-1] * s
+            matched = sum(1 for i in range(len(wanted)) if _augment(i, wanted, owner, [0]))
+            known = self._conflicts[key] = len(wanted) - matched
+        return known
 
     def spread(self, members: list[int]) -> int:
         ranks = [self.rank[m] for m in members]
         return max(ranks) - min(ranks) - (len(members) - 1)
 
     def cost(self, members: list[int]) -> float:
-        return (
+        c = (
             self.pair_cost(members)
             + SEAT_CONFLICT * self.conflicts(members)
             + SPREAD * self.spread(members)
         )
+        if len(members) < self.full:
+            c += SMALL_TABLE * sum(self.small_counts[m] for m in members)
+        return c
 
     def repeats(self, groups: list[list[int]]) -> tuple[int, int]:
         """(pairs that met in the previous round, other repeat pairs) in ``groups``."""
@@ -273,7 +324,7 @@ class Grouper:
         groups = self.greedy()
         self.improve(groups)
         if groupings(self.sizes) <= EXACT_LIMIT:
-            return self.exact(groups), True
+            return self.exact(groups)
         return groups, False
 
     def greedy(self) -> list[list[int]]:
@@ -374,9 +425,13 @@ class Grouper:
                 break
         return None
 
-    def exact(self, start: list[list[int]]) -> list[list[int]]:
-        """Branch and bound over every grouping, seeded with ``start`` as the bound."""
+    def exact(self, start: list[list[int]]) -> tuple[list[list[int]], bool]:
+        """Branch and bound over every grouping, seeded with ``start`` as the bound.
+
+        Returns the best grouping and whether the search finished within its budget.
+        """
         players = self.players
+        nodes = 0
         best = [list(g) for g in start]
         best_cost = sum(self.cost(g) for g in start)
         left = {s: self.sizes.count(s) for s in set(self.sizes)}
@@ -384,7 +439,10 @@ class Grouper:
         chosen: list[list[int]] = []
 
         def dfs(acc: float) -> None:
-            nonlocal best, best_cost
+            nonlocal best, best_cost, nodes
+            nodes += 1
+            if nodes > EXACT_NODES:
+                return
             head = next((i for i, f in enumerate(free) if f), None)
             if head is None:
                 if acc < best_cost - 1e-9:
@@ -412,7 +470,7 @@ class Grouper:
 
         dfs(0.0)
         best.sort(key=lambda g: min(self.rank[m] for m in g))
-        return best
+        return best, nodes <= EXACT_NODES
 
 
 def _augment(i: int, wanted: list[int], owner: list[int], seen: list[int]) -> bool:

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -155,15 +156,24 @@ def test_help_explains_every_option() -> None:
         assert opt in r.stdout
 
 
-def test_demo_prints_standings_of_the_field() -> None:
-    r = run("demo", "--games", "2")
+def test_demo_runs_a_swiss_event_of_the_example_bots_and_renders_the_report(
+    tmp_path: Path,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'demo.db'}"
+    out = tmp_path / "site"
+    r = run("demo", "--rounds", "2", "--games", "1", "--db", db, "--out", str(out), "--json")
     assert r.returncode == 0, r.stderr
-    for name in ("ev", "threshold:23", "random"):
-        assert name in r.stdout
-    r = run("demo", "--games", "2", "--json")
-    rows = json.loads(r.stdout)
-    assert [row["rank"] for row in rows] == sorted(row["rank"] for row in rows)
-    # every entrant plays every table it belongs to: C(5,3) = 10 tables × 2 games
-    assert all(row["games"] == 20 for row in rows)
-    # placement points of a 4-seat game add up to 0+1+2+3 = 6
-    assert sum(row["points"] for row in rows) == pytest.approx(6 * 15 * 2)
+    data = json.loads(r.stdout)
+    assert data["status"] == "completed"
+    bots = [row["bot"] for row in data["standings"]]
+    assert len(bots) == 8 and {"ev", "random", "threshold-21"} <= set(bots)
+    # two rounds of two 4-seat tables, one game each: every bot played two games
+    assert all(row["games"] == 2 for row in data["standings"])
+    index = Path(data["report"])
+    assert index == out / "index.html" and index.is_file()
+    assert "threshold-21" in index.read_text()
+    # a second run reuses the registered example bots instead of adding versions
+    r = run("demo", "--rounds", "1", "--games", "1", "--db", db, "--out", str(out), "--json")
+    assert r.returncode == 0, r.stderr
+    r = run("bot", "list", "--db", db, "--json")
+    assert all(b["version"] == 1 for b in json.loads(r.stdout))
