@@ -53,6 +53,8 @@ cp -r "$REPO/engine" "$ROOTFS$SITE/engine"
 cp "$REPO/arena/__init__.py" "$ROOTFS$SITE/arena/__init__.py"
 cp -r "$REPO/arena/protocol" "$REPO/arena/sdk" "$ROOTFS$SITE/arena/"
 find "$ROOTFS$SITE" -name __pycache__ -prune -exec rm -rf {} +
+# compiled once here: bots run on a read-only root and would otherwise compile on every start
+chroot "$ROOTFS" /opt/arena/bin/python -m compileall -q "$SITE/engine" "$SITE/arena" >&2
 chroot "$ROOTFS" /opt/arena/bin/python -c "import arena.sdk, engine; print('sdk ok')" >&2
 
 # a non-root user for bots; nothing else needs to be writable
