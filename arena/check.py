@@ -76,17 +76,19 @@ def scenarios() -> list[Scenario]:
     ]
 
 
-def _entries(command: str, seats: list[str | None]) -> list[BotEntry]:
+def _entries(bot: dict[str, str], seats: list[str | None]) -> list[BotEntry]:
     out = []
     for i, s in enumerate(seats):
         if s is None:
-            out.append(BotEntry(f"bot@{i}", command=command))
+            out.append(BotEntry(f"bot@{i}", **bot))  # type: ignore[arg-type]
         else:
             out.append(BotEntry(f"{s}@{i}", policy=s))
     return out
 
 
-async def _scenario(command: str, sc: Scenario, faults: FaultPolicy, seed: int) -> MatchResult:
+async def _scenario(
+    command: dict[str, str], sc: Scenario, faults: FaultPolicy, seed: int
+) -> MatchResult:
     stacks = [st for st in sc.stacks for _ in range(sc.games_per_stack)]
     spec = MatchSpec(
         bots=_entries(command, sc.seats),
@@ -105,25 +107,30 @@ async def _scenario(command: str, sc: Scenario, faults: FaultPolicy, seed: int) 
 
 
 async def run_checks(
-    command: str,
+    command: str | None = None,
     *,
+    image: str | None = None,
     deadline: float = 1.0,
     concurrent_games: int = 16,
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
 ) -> list[Check]:
-    """Run the compliance suite against a bot command; returns one Check per property."""
+    """Run the compliance suite against a bot command (or a Docker image); returns one Check
+    per property."""
+    if (command is None) == (image is None):
+        raise ValueError("give a command or an image")
+    bot = {"command": command} if command is not None else {"image": image}
     faults = FaultPolicy(deadline=deadline, time_bank=deadline, max_strikes=1_000, start_timeout=20)
     say = progress or (lambda msg: None)
     results: list[tuple[str, MatchResult]] = []
     for i, sc in enumerate(scenarios()):
         say(f"scripted games: {sc.title}")
-        results.append((sc.title, await _scenario(command, sc, faults, seed + i)))
+        results.append((sc.title, await _scenario(bot, sc, faults, seed + i)))
 
     say(f"{concurrent_games} games at once")
     burst = await run_match(
         MatchSpec(
-            bots=_entries(command, [None, "ev", "random"]),
+            bots=_entries(bot, [None, "ev", "random"]),
             games=concurrent_games,
             seed=seed + 100,
             variant="vengeance",
@@ -135,7 +142,7 @@ async def run_checks(
     say("a dropped stream")
     reconnect = await run_match(
         MatchSpec(
-            bots=_entries(command, [None, "threshold:23"]),
+            bots=_entries(bot, [None, "threshold:23"]),
             games=6,
             seed=seed + 200,
             concurrency=2,
@@ -235,5 +242,5 @@ def _judge(
     return checks
 
 
-def run_checks_sync(command: str, **kw: Any) -> list[Check]:
+def run_checks_sync(command: str | None = None, **kw: Any) -> list[Check]:
     return asyncio.run(run_checks(command, **kw))

@@ -66,9 +66,16 @@ def bot_add(
         check_name(name)
     except ArenaError as e:
         raise UsageProblem(str(e)) from None
+    if (cmd is not None) + (image is not None) + remote != 1:
+        raise UsageProblem("give exactly one of --cmd, --image or --remote")
     if cmd is not None:
         parse_bots([cmd])  # the command must be runnable
-    added = add_bot(db, name, command=cmd, image=image, remote=remote)
+    digest = None
+    if image is not None:
+        from arena.runtime.build import image_id
+
+        digest = image_id(image)  # must exist locally; containers run by id, tags move
+    added = add_bot(db, name, command=cmd, image=image, digest=digest, remote=remote)
     data = {
         "name": added.bot.name,
         "runtime": added.bot.runtime,
@@ -83,6 +90,71 @@ def bot_add(
     out.print(f"added {data['name']} ({data['runtime']}), version {data['version']}")
     if added.token:
         out.print(f"token (shown once, store it now): {added.token}")
+
+
+@bot_app.command("submit")
+def bot_submit(
+    path: Annotated[Path, typer.Argument(help="A folder with a Dockerfile (the build context).")],
+    name: Annotated[str, typer.Option("--name", help="The bot's name in the registry.")],
+    base: Annotated[
+        str | None,
+        typer.Option(
+            "--base",
+            metavar="IMG",
+            help="Build argument BASE (default: the offline base image flip7/python-base:latest).",
+        ),
+    ] = None,
+    network: Annotated[
+        str | None,
+        typer.Option(
+            "--build-network",
+            metavar="MODE",
+            help="Network for RUN steps, e.g. host (default: none needed).",
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Build a bot's Docker image and register it as the bot's next version.
+
+    The image is pinned by id: later tags with the same name do not change what plays.
+    """
+    from arena.errors import ArenaError
+    from arena.registry import add_bot, check_name, latest
+    from arena.runtime.build import bot_image_tag, build_image
+
+    try:
+        check_name(name)
+    except ArenaError as e:
+        raise UsageProblem(str(e)) from None
+    if not path.is_dir():
+        raise UsageProblem(f"{path} is not a folder", param="PATH")
+    if not (path / "Dockerfile").is_file():
+        raise UsageProblem(f"no Dockerfile in {path}", param="PATH")
+    found = latest(db, name)
+    version = (found[1].version + 1) if found else 1
+    tag = bot_image_tag(name, version)
+    args = {"BASE": base} if base else None
+
+    def echo(line: str) -> None:
+        if err.is_terminal:
+            err.print(line.rstrip(), markup=False, highlight=False)
+
+    built = build_image(path, tag, build_args=args, network=network, on_line=echo)
+    added = add_bot(db, name, image=built.tag, digest=built.id)
+    data = {
+        "name": added.bot.name,
+        "runtime": "docker",
+        "version": added.version.version,
+        "image": built.tag,
+        "digest": built.id,
+    }
+    if as_json:
+        emit_json(data)
+    else:
+        out.print(
+            f"built {built.tag} ({built.id[:19]}); {name} is now at version {data['version']}"
+        )
 
 
 @bot_app.command("list")
@@ -138,15 +210,24 @@ def _entries(values: list[str], challengers: list[str], db: str | None) -> list[
         found = latest(db, v) if NAME_RE.match(v) else None
         if found is not None:
             bot, version = found
-            if bot.runtime != "process":
+            if bot.runtime == "process":
+                entries.append(
+                    EntrySpec(bot.name, command=version.command, bot_version_id=version.id)
+                )
+            elif bot.runtime == "docker":
+                entries.append(
+                    EntrySpec(
+                        bot.name, image=version.digest or version.image, bot_version_id=version.id
+                    )
+                )
+            else:
                 raise UsageProblem(
-                    f"bot {bot.name!r} runs as {bot.runtime}; tournaments here run process bots",
+                    f"bot {bot.name!r} is a remote bot; tournaments run process and docker bots",
                     param="--bots",
                 )
-            entries.append(EntrySpec(bot.name, command=version.command, bot_version_id=version.id))
         else:
             (e,) = parse_bots([v])
-            entries.append(EntrySpec(e.name, command=e.command, policy=e.policy))
+            entries.append(EntrySpec(e.name, command=e.command, policy=e.policy, image=e.image))
     seen: dict[str, int] = {}
     for e in entries:
         seen[e.name] = seen.get(e.name, 0) + 1
@@ -239,6 +320,16 @@ def _print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
         out.print(f"report: {report.index.resolve()} ({report.pages} pages)")
 
 
+def _limits(memory: str, cpus: float, pids: int) -> dict[str, Any]:
+    from arena.runtime.docker import ContainerLimits
+
+    try:
+        ContainerLimits(memory=memory, cpus=cpus, pids=pids)
+    except (ValueError, TypeError) as e:
+        raise UsageProblem(str(e)) from None
+    return {"memory": memory, "cpus": cpus, "pids": pids}
+
+
 @tournament_app.callback()
 def tournament(
     ctx: typer.Context,
@@ -275,6 +366,15 @@ def tournament(
     deadline: Annotated[
         float, typer.Option("--deadline", metavar="SEC", min=0.01, help="Seconds per decision.")
     ] = 1.0,
+    memory: Annotated[
+        str, typer.Option("--memory", metavar="SIZE", help="Container bots: memory limit.")
+    ] = "256m",
+    cpus: Annotated[
+        float, typer.Option("--cpus", metavar="N", min=0.05, help="Container bots: CPU limit.")
+    ] = 1.0,
+    pids: Annotated[
+        int, typer.Option("--pids", metavar="N", min=8, help="Container bots: process limit.")
+    ] = 64,
     out_dir: Annotated[
         Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
     ] = Path("reports"),
@@ -317,6 +417,7 @@ def tournament(
         seed=_seed(seed),
         name=name,
         deadline=deadline,
+        container=_limits(memory, cpus, pids),
     )
     tid = create_tournament(cfg, db)
     err.print(f"tournament {tid} created; if it is interrupted: arena tournament resume {tid}")

@@ -43,6 +43,11 @@ def _name_for(command: str) -> str:
     return Path(argv[0]).name if argv else "bot"
 
 
+def _image_name(image: str) -> str:
+    base = image.rsplit("/", 1)[-1].split("@")[0]
+    return base.split(":")[0] or "bot"
+
+
 def _check_command(command: str) -> None:
     try:
         argv = shlex.split(command)
@@ -59,7 +64,8 @@ def _check_command(command: str) -> None:
 
 
 def parse_bots(values: list[str]) -> list[Any]:
-    """--bot values → BotEntry list. Forms: COMMAND, NAME=COMMAND, builtin:POLICY."""
+    """--bot values → BotEntry list. Forms: COMMAND, NAME=COMMAND, docker:IMAGE,
+    builtin:POLICY."""
     from arena.match import BotEntry
     from engine.policies import PolicyError, parse_policy
 
@@ -67,7 +73,14 @@ def parse_bots(values: list[str]) -> list[Any]:
     seen: dict[str, int] = {}
     for raw in values:
         value = raw.strip()
-        if value.startswith("builtin:"):
+        if value.startswith("docker:"):
+            image = value.split(":", 1)[1]
+            if not image:
+                raise UsageProblem(
+                    "docker: needs an image name, e.g. docker:flip7-bot/ev:v1", param="--bot"
+                )
+            name, kw = _image_name(image), {"image": image}
+        elif value.startswith("builtin:"):
             try:
                 policy = parse_policy(value.split(":", 1)[1])
             except PolicyError as e:
@@ -94,7 +107,7 @@ def match(
             "--bot",
             metavar="CMD",
             help="A bot: a command (e.g. 'python bots/examples/python/ev/bot.py'), "
-            "NAME=COMMAND, or builtin:POLICY. Once per seat, in seat order.",
+            "NAME=COMMAND, docker:IMAGE or builtin:POLICY. Once per seat, in seat order.",
         ),
     ],
     games: Annotated[int, typer.Option("--games", metavar="G", min=1, help="Games.")] = 10,
@@ -168,7 +181,9 @@ def match(
 
 @bot_app.command("check")
 def bot_check(
-    bot: Annotated[str, typer.Argument(metavar="CMD", help="The bot's command line.")],
+    bot: Annotated[
+        str, typer.Argument(metavar="CMD", help="The bot's command line, or docker:IMAGE.")
+    ],
     deadline: Annotated[
         float, typer.Option("--deadline", metavar="SEC", min=0.01, help="Seconds per decision.")
     ] = 1.0,
@@ -184,14 +199,15 @@ def bot_check(
     from arena.check import run_checks
 
     (entry,) = parse_bots([bot])
-    if entry.command is None:
-        raise UsageProblem("bot check needs a bot command, not a built-in policy")
+    if entry.command is None and entry.image is None:
+        raise UsageProblem("bot check needs a bot command or docker:IMAGE, not a built-in policy")
+
+    def say(msg: str) -> None:
+        if err.is_terminal:
+            err.print(msg, markup=False, style="dim")
+
     checks = asyncio.run(
-        run_checks(
-            entry.command,
-            deadline=deadline,
-            progress=lambda m: err.print(f"[dim]{m}[/dim]") if err.is_terminal else None,
-        )
+        run_checks(entry.command, image=entry.image, deadline=deadline, progress=say)
     )
     passed = all(c.ok for c in checks)
     if as_json:

@@ -283,6 +283,10 @@ class MatchRunner:
     async def _start_bots(self) -> None:
         gw = self.gateway
         assert gw is not None
+        if any(e.image for e in self.spec.bots):
+            from arena.runtime.docker import reap_stale_containers_async
+
+            await reap_stale_containers_async()  # containers of an arena that was killed
         starts = []
         for i, entry in enumerate(self.spec.bots):
             if entry.policy is not None:
@@ -328,7 +332,7 @@ class MatchRunner:
         def exited(p: ProcessBot, code: int) -> None:
             link.fail(
                 FaultKind.CRASH if link.ever_connected else FaultKind.INIT_FAIL,
-                f"bot process {p.describe_exit()}",
+                f"bot {p.describe_exit()}",
             )
             gone.set()
 

@@ -40,6 +40,7 @@ class EntrySpec:
     name: str
     command: str | None = None
     policy: str | None = None
+    image: str | None = None
     challenger: bool = False
     bot_version_id: int | None = None
 
@@ -59,6 +60,7 @@ class TournamentConfig:
     deadline: float = 1.0
     time_bank: float = 10.0
     max_strikes: int = 3
+    container: dict[str, Any] = field(default_factory=dict)  # ContainerLimits overrides
 
 
 @dataclass
@@ -118,6 +120,7 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
             "deadline": cfg.deadline,
             "time_bank": cfg.time_bank,
             "max_strikes": cfg.max_strikes,
+            "container": cfg.container,
         },
     )
     entries = [
@@ -125,6 +128,7 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
             name=e.name,
             command=e.command,
             policy=e.policy,
+            image=e.image,
             challenger=e.challenger,
             bot_version_id=e.bot_version_id,
         )
@@ -191,6 +195,7 @@ class TournamentRunner:
         self.progress = progress
         self.state = Progress()
         self.played = 0
+        self.container_limits: Any = None
 
     def _emit(self) -> None:
         if self.progress is not None:
@@ -203,6 +208,11 @@ class TournamentRunner:
         if t.status == "completed":
             return Outcome(t, standings_of(self.eng, self.tid))
         by_name = {e.name: e for e in entries}
+        if any(e.image for e in entries):
+            from arena.runtime.docker import ContainerLimits, reap_stale_containers_async
+
+            await reap_stale_containers_async()  # containers of a run that was killed
+            self.container_limits = ContainerLimits(**(t.options.get("container") or {}))
         sched = _scheduler(t, entries)
         total_rounds = sched.total_rounds()
         per_round = max(1, len(entries) // t.seats) * t.games_per_match
@@ -315,6 +325,8 @@ class TournamentRunner:
                 bots.append(BotEntry(name, policy=e.policy))
             elif e.command is not None:
                 bots.append(BotEntry(name, command=e.command))
+            elif e.image is not None:
+                bots.append(BotEntry(name, image=e.image))
             else:
                 raise ArenaError(f"entry {name!r} has nothing to run")
         spec = MatchSpec(
@@ -326,6 +338,7 @@ class TournamentRunner:
             concurrency=t.concurrency,
             faults=faults,
             match_id=f"t{t.id}-m{m.id}",
+            container_limits=self.container_limits,
         )
         async with table_slots:
             with Session(self.eng) as s:

@@ -73,6 +73,7 @@ class Entry(SQLModel, table=True):
     challenger: bool = False
     command: str | None = None  # what to run (process bots), copied at entry time
     policy: str | None = None  # built-in policy entries (no network)
+    image: str | None = None  # container bots: the image id (digest), copied at entry time
 
 
 class Round(SQLModel, table=True):
