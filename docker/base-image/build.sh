@@ -5,6 +5,9 @@
 #
 #   bash docker/base-image/build.sh [TAG]        (default flip7/python-base:latest)
 #
+# EXTRA_PACKAGES="pkg1,pkg2" adds Debian packages (e.g. a language runtime for bots in other
+# languages: EXTRA_PACKAGES=default-jre-headless bash docker/base-image/build.sh flip7/java-base).
+#
 # Users who can reach a registry may base their bots on python:3.11-slim instead: the
 # example bots' Dockerfiles take the base as a build argument (see docker/README.md).
 set -euo pipefail
@@ -30,9 +33,9 @@ WORK="$(mktemp -d /tmp/flip7-base.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 ROOTFS="$WORK/rootfs"
 
-echo "debootstrap $SUITE (minbase + python3) into $ROOTFS" >&2
-debootstrap --variant=minbase --include=python3,python3-venv,ca-certificates \
-    "$SUITE" "$ROOTFS" "$MIRROR" >&2
+INCLUDE="python3,python3-venv,ca-certificates${EXTRA_PACKAGES:+,$EXTRA_PACKAGES}"
+echo "debootstrap $SUITE (minbase + $INCLUDE) into $ROOTFS" >&2
+debootstrap --variant=minbase --include="$INCLUDE" "$SUITE" "$ROOTFS" "$MIRROR" >&2
 
 # wheels are fetched on the host (its pip settings, proxy and CA apply), installed offline
 mkdir -p "$ROOTFS/tmp/wheels"
