@@ -52,3 +52,30 @@ def leaderboard_rows(
             }
         )
     return rows
+
+
+def record_history(db: str | Engine | None, variant: str) -> int:
+    """Recompute the incremental Elo history of a variant from its stored games and store
+    it (rating_point rows: bot, game, rating after that game), replacing the old one.
+    Returns the number of points stored."""
+    from sqlmodel import delete
+
+    from arena.ratings import GameResult, incremental_elo
+    from arena.store.models import RatingPoint
+
+    eng = db if isinstance(db, Engine) else get_engine(db)
+    with Session(eng) as s:
+        rows = s.exec(
+            select(Game.id, Game.seating, Game.ranks)
+            .where(Game.status == "completed", Game.variant == variant)
+            .order_by(Game.id)
+        ).all()
+        elo = incremental_elo(GameResult(tuple(seat), tuple(rk)) for _, seat, rk in rows)
+        ids = [gid for gid, _, _ in rows]
+        s.exec(delete(RatingPoint).where(RatingPoint.variant == variant))  # type: ignore[call-overload]
+        s.add_all(
+            RatingPoint(variant=variant, bot=bot, game_id=ids[i], rating=rating)
+            for i, bot, rating in elo.history
+        )
+        s.commit()
+        return len(elo.history)

@@ -250,6 +250,9 @@ class TournamentRunner:
                         row.status = "completed"
                         s.add(row)
                         s.commit()
+        from arena.leaderboard import record_history
+
+        record_history(self.eng, t.variant)  # the rating history, recomputed from all games
         with Session(self.eng, expire_on_commit=False) as s:
             tt = s.get(Tournament, self.tid)
             assert tt is not None

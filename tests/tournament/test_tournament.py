@@ -172,3 +172,20 @@ def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(
     clean = games_of(clean_db, json.loads(r.stdout)["id"])
     assert len(resumed) == len(clean) == 3 * 2 * 4  # 6 entries, 3-seat tables, 3 rounds
     assert resumed == clean
+
+
+def test_rating_history_is_stored_and_matches_a_recomputation(db_url: str) -> None:
+    from arena.ratings import GameResult, incremental_elo
+    from arena.store.models import RatingPoint
+
+    tid = create_tournament(builtin_config(rounds=2), db_url)
+    asyncio.run(run_tournament(db_url, tid))
+    eng = create_engine(db_url)
+    with Session(eng) as s:
+        games = s.exec(select(Game).order_by(Game.id)).all()
+        points = s.exec(select(RatingPoint).order_by(RatingPoint.id)).all()
+    eng.dispose()
+    assert len(points) == sum(len(g.seating) for g in games)
+    final = incremental_elo(GameResult(tuple(g.seating), tuple(g.ranks)) for g in games).ratings
+    last = {p.bot: p.rating for p in points}
+    assert last == final
