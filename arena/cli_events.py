@@ -221,10 +221,7 @@ def _entries(values: list[str], challengers: list[str], db: str | None) -> list[
                     )
                 )
             else:
-                raise UsageProblem(
-                    f"bot {bot.name!r} is a remote bot; tournaments run process and docker bots",
-                    param="--bots",
-                )
+                entries.append(EntrySpec(bot.name, remote=True, bot_version_id=version.id))
         else:
             (e,) = parse_bots([v])
             entries.append(EntrySpec(e.name, command=e.command, policy=e.policy, image=e.image))
@@ -242,7 +239,11 @@ def _entries(values: list[str], challengers: list[str], db: str | None) -> list[
 
 
 def run_and_report(
-    db: str | None, tid: int, as_json: bool, out_dir: Path | None = Path("reports")
+    db: str | None,
+    tid: int,
+    as_json: bool,
+    out_dir: Path | None = Path("reports"),
+    listen: str | None = None,
 ) -> None:
     """Run (or resume) a tournament with a progress bar, print standings, render the report."""
     from arena.tournament import run_tournament
@@ -269,7 +270,7 @@ def run_and_report(
                 total=max(p.games_total, p.games_done),
             )
 
-        outcome = asyncio.run(run_tournament(db, tid, show))
+        outcome = asyncio.run(run_tournament(db, tid, show, listen))
     report = None
     if out_dir is not None:
         from arena.report import render_site
@@ -375,6 +376,14 @@ def tournament(
     pids: Annotated[
         int, typer.Option("--pids", metavar="N", min=8, help="Container bots: process limit.")
     ] = 64,
+    listen: Annotated[
+        str | None,
+        typer.Option(
+            "--listen",
+            metavar="HOST:PORT",
+            help="Also serve bots on TCP: remote bots (bot add --remote) connect here.",
+        ),
+    ] = None,
     out_dir: Annotated[
         Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
     ] = Path("reports"),
@@ -419,14 +428,22 @@ def tournament(
         deadline=deadline,
         container=_limits(memory, cpus, pids),
     )
+    if any(e.remote for e in cfg.entries) and not listen:
+        raise UsageProblem("remote bots connect over TCP: give --listen HOST:PORT", param="--bots")
     tid = create_tournament(cfg, db)
     err.print(f"tournament {tid} created; if it is interrupted: arena tournament resume {tid}")
-    run_and_report(db, tid, as_json, None if no_report else out_dir)
+    if listen:
+        err.print(f"remote bots connect to {listen} with their tokens")
+    run_and_report(db, tid, as_json, None if no_report else out_dir, listen)
 
 
 @tournament_app.command("resume")
 def tournament_resume(
     tid: Annotated[int, typer.Argument(metavar="ID", help="The tournament's id.")],
+    listen: Annotated[
+        str | None,
+        typer.Option("--listen", metavar="HOST:PORT", help="TCP address for remote bots."),
+    ] = None,
     out_dir: Annotated[
         Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
     ] = Path("reports"),
@@ -435,7 +452,7 @@ def tournament_resume(
     db: DbOpt = None,
 ) -> None:
     """Continue a tournament that was interrupted (completed games are kept)."""
-    run_and_report(db, tid, as_json, None if no_report else out_dir)
+    run_and_report(db, tid, as_json, None if no_report else out_dir, listen)
 
 
 @tournament_app.command("list")

@@ -218,8 +218,11 @@ class MatchRunner:
         gateway: Gateway | None = None,
         progress: Callable[[int, int], None] | None = None,
         games_semaphore: asyncio.Semaphore | None = None,
+        shared_links: dict[str, BotLink] | None = None,
     ) -> None:
-        """``games_semaphore`` bounds games at once across several matches (tournaments)."""
+        """``games_semaphore`` bounds games at once across several matches (tournaments);
+        ``shared_links`` are links of remote bots that live longer than this match (by bot
+        name): they are used as they are and not closed at the end."""
         if not 1 <= spec.seats <= 18:
             raise ValueError(f"a table has 1 to 18 seats, got {spec.seats}")
         names = [b.name for b in spec.bots]
@@ -235,6 +238,7 @@ class MatchRunner:
         self.procs: list[Any] = [None] * spec.seats  # ProcessBot or ContainerBot
         self.done = 0
         self.games_semaphore = games_semaphore
+        self.shared_links = shared_links or {}
 
     async def run(self) -> MatchResult:
         t0 = time.perf_counter()
@@ -290,6 +294,12 @@ class MatchRunner:
         starts = []
         for i, entry in enumerate(self.spec.bots):
             if entry.policy is not None:
+                continue
+            shared = self.shared_links.get(entry.name)
+            if shared is not None:
+                self.links[i] = shared
+                if not shared.connected.is_set():
+                    starts.append(self._await_remote(shared))
                 continue
             token, link = gw.register(entry.name, entry.token)
             link.record_latency = self.spec.record_latency
@@ -365,7 +375,7 @@ class MatchRunner:
         logs: dict[str, str] = {}
         gw = self.gateway
         for link in self.links:
-            if link is not None and gw is not None:
+            if link is not None and gw is not None and not link.persistent:
                 gw.unregister(link)
         stops = [p.stop() for p in self.procs if p is not None]
         await asyncio.gather(*stops, return_exceptions=True)

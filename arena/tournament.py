@@ -41,6 +41,7 @@ class EntrySpec:
     command: str | None = None
     policy: str | None = None
     image: str | None = None
+    remote: bool = False  # a registered remote bot (bot_version_id holds its token hash)
     challenger: bool = False
     bot_version_id: int | None = None
 
@@ -105,6 +106,9 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
     names = [e.name for e in cfg.entries]
     if len(set(names)) != len(names):
         raise ArenaError("entry names must be unique")
+    for e in cfg.entries:
+        if e.remote and e.bot_version_id is None:
+            raise ArenaError(f"remote entry {e.name!r} must be a registered bot")
     eng = db if isinstance(db, Engine) else get_engine(db)
     t = Tournament(
         name=cfg.name,
@@ -129,6 +133,7 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
             command=e.command,
             policy=e.policy,
             image=e.image,
+            remote=e.remote,
             challenger=e.challenger,
             bot_version_id=e.bot_version_id,
         )
@@ -189,13 +194,17 @@ class TournamentRunner:
         db: str | Engine | None,
         tid: int,
         progress: Callable[[Progress], None] | None = None,
+        listen: str | None = None,
     ) -> None:
+        """``listen`` (host:port) also serves the gateway on TCP, for remote bots."""
+        self.listen = listen
         self.eng = db if isinstance(db, Engine) else get_engine(db)
         self.tid = tid
         self.progress = progress
         self.state = Progress()
         self.played = 0
         self.container_limits: Any = None
+        self.remote_links: dict[str, Any] = {}
 
     def _emit(self) -> None:
         if self.progress is not None:
@@ -231,8 +240,14 @@ class TournamentRunner:
         with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
             os.chmod(tmp, 0o711)  # container bots (another uid) reach the socket inside
             async with Gateway(
-                tcp=None, unix=Path(tmp) / "arena.sock", reconnect_grace=faults.reconnect_grace
+                tcp=self.listen,
+                unix=Path(tmp) / "arena.sock",
+                reconnect_grace=faults.reconnect_grace,
             ) as gw:
+                self.remote_links = self._remote_links(entries, gw)
+                if self.remote_links and self.progress is not None:
+                    self.state.note = f"remote bots connect to {gw.tcp_address}"
+                    self._emit()
                 for r in range(total_rounds):
                     self.state.round = r + 1
                     rnd, matches = self._round(t, sched, r)
@@ -262,6 +277,24 @@ class TournamentRunner:
             s.commit()
             t = tt
         return Outcome(t, standings_of(self.eng, self.tid), self.played, loop.time() - t0, notes)
+
+    def _remote_links(self, entries: list[Entry], gw: Gateway) -> dict[str, Any]:
+        """One link per remote entry for the whole event, keyed by its stored token hash."""
+        from arena.store.models import BotVersion
+
+        remote = [e for e in entries if e.remote]
+        if not remote:
+            return {}
+        if gw.tcp_address is None:
+            raise ArenaError("remote bots need a TCP listener: give --listen HOST:PORT")
+        links = {}
+        with Session(self.eng) as s:
+            for e in remote:
+                version = s.get(BotVersion, e.bot_version_id)
+                if version is None or not version.token_hash:
+                    raise ArenaError(f"remote entry {e.name!r} has no registered token")
+                links[e.name] = gw.register_digest(e.name, bytes.fromhex(version.token_hash))
+        return links
 
     def _round(self, t: Tournament, sched: Any, index: int) -> tuple[Round, list[Match]]:
         """The stored plan of round ``index``, planning and storing it if it is new."""
@@ -330,6 +363,8 @@ class TournamentRunner:
                 bots.append(BotEntry(name, command=e.command))
             elif e.image is not None:
                 bots.append(BotEntry(name, image=e.image))
+            elif e.remote:
+                bots.append(BotEntry(name, remote=True, token="(registered)"))
             else:
                 raise ArenaError(f"entry {name!r} has nothing to run")
         spec = MatchSpec(
@@ -356,7 +391,9 @@ class TournamentRunner:
                 self.state.games_done += 1
                 self._emit()
 
-            result = await MatchRunner(spec, gw, tick, games_semaphore=sem).run()
+            result = await MatchRunner(
+                spec, gw, tick, games_semaphore=sem, shared_links=self.remote_links
+            ).run()
         self._store(t, m, result)
 
     def _store(self, t: Tournament, m: Match, result: MatchResult) -> None:
@@ -393,9 +430,12 @@ class TournamentRunner:
 
 
 async def run_tournament(
-    db: str | Engine | None, tid: int, progress: Callable[[Progress], None] | None = None
+    db: str | Engine | None,
+    tid: int,
+    progress: Callable[[Progress], None] | None = None,
+    listen: str | None = None,
 ) -> Outcome:
-    return await TournamentRunner(db, tid, progress).run()
+    return await TournamentRunner(db, tid, progress, listen).run()
 
 
 def list_tournaments(db: str | Engine | None = None) -> list[dict[str, Any]]:

@@ -90,6 +90,7 @@ class BotLink:
         self._grace: asyncio.TimerHandle | None = None
         self.record_latency = False
         self.kick_after_answers: int | None = None
+        self.persistent = False  # remote bots: the link lives for a whole tournament
 
     # ------------------------------------------------------------ stream lifecycle
     def attach(self, conn: Connection, hello: pb.Hello) -> None:
@@ -97,6 +98,8 @@ class BotLink:
             self._grace.cancel()
             self._grace = None
         self.conn = conn
+        if self.persistent:
+            self.gone = None  # a remote bot that comes back plays its next games
         self.want_forced = hello.want_forced
         self.max_concurrent = hello.max_concurrent_games
         self.hello_name = hello.bot_name

@@ -147,6 +147,19 @@ class Gateway(pb_grpc.ArenaServicer):
         self.links[digest] = link
         return token, link
 
+    def register_digest(self, name: str, digest: bytes, *, persistent: bool = True) -> BotLink:
+        """A link for a bot whose token the arena never sees (stored hashed: remote bots).
+
+        A persistent link outlives matches: the bot stays connected between them and may
+        reconnect after a disconnect that cost it a game.
+        """
+        if digest in self.links:
+            raise ValueError(f"bot {name!r}: this token is already registered")
+        link = BotLink(name, digest, self.reconnect_grace)
+        link.persistent = persistent
+        self.links[digest] = link
+        return link
+
     def unregister(self, link: BotLink) -> None:
         link.close()
         self.links.pop(link.digest, None)
@@ -191,7 +204,7 @@ class Gateway(pb_grpc.ArenaServicer):
         if link.conn is not None:
             yield _error(pb.Error.ALREADY_CONNECTED, "another stream is connected with this token")
             return
-        if link.gone is not None:
+        if link.gone is not None and not link.persistent:
             yield _error(pb.Error.PROTOCOL, f"this bot's seats are closed ({link.gone.detail})")
             return
         self._sessions += 1

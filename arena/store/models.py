@@ -74,6 +74,7 @@ class Entry(SQLModel, table=True):
     command: str | None = None  # what to run (process bots), copied at entry time
     policy: str | None = None  # built-in policy entries (no network)
     image: str | None = None  # container bots: the image id (digest), copied at entry time
+    remote: bool = False  # connects by itself with its registered token (bot_version_id)
 
 
 class Round(SQLModel, table=True):
