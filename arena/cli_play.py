@@ -63,9 +63,33 @@ def _check_command(command: str) -> None:
         raise UsageProblem(f"cannot run bot command {command!r}: {exe!r} not found", param="--bot")
 
 
-def parse_bots(values: list[str]) -> list[Any]:
-    """--bot values → BotEntry list. Forms: COMMAND, NAME=COMMAND, docker:IMAGE,
-    builtin:POLICY."""
+def _registered(value: str, db: str | None) -> Any:
+    """A registered bot's BotEntry, or None (remote bots cannot be started here)."""
+    from arena.match import BotEntry
+    from arena.registry import NAME_RE, latest
+
+    if not NAME_RE.match(value):
+        return None
+    try:
+        found = latest(db, value)
+    except Exception:  # no usable database: the value is just not a registered name
+        return None
+    if found is None:
+        return None
+    bot, version = found
+    if bot.runtime == "process" and version.command:
+        return BotEntry(bot.name, command=version.command)
+    if bot.runtime == "docker":
+        return BotEntry(bot.name, image=version.digest or version.image)
+    raise UsageProblem(
+        f"bot {bot.name!r} is a remote bot: it joins tournaments started with --listen",
+        param="--bot",
+    )
+
+
+def parse_bots(values: list[str], db: str | bool | None = False) -> list[Any]:
+    """--bot values → BotEntry list. Forms: a registered NAME (looked up unless ``db`` is
+    False), COMMAND, NAME=COMMAND, docker:IMAGE, builtin:POLICY."""
     from arena.match import BotEntry
     from engine.policies import PolicyError, parse_policy
 
@@ -73,7 +97,15 @@ def parse_bots(values: list[str]) -> list[Any]:
     seen: dict[str, int] = {}
     for raw in values:
         value = raw.strip()
-        if value.startswith("docker:"):
+        registered = None if db is False else _registered(value, db)  # type: ignore[arg-type]
+        if registered is not None:
+            name = registered.name
+            kw = (
+                {"command": registered.command}
+                if registered.command is not None
+                else {"image": registered.image}
+            )
+        elif value.startswith("docker:"):
             image = value.split(":", 1)[1]
             if not image:
                 raise UsageProblem(
@@ -105,9 +137,10 @@ def match(
         list[str],
         typer.Option(
             "--bot",
-            metavar="CMD",
-            help="A bot: a command (e.g. 'python bots/examples/python/ev/bot.py'), "
-            "NAME=COMMAND, docker:IMAGE or builtin:POLICY. Once per seat, in seat order.",
+            metavar="BOT",
+            help="A bot: a registered name, a command (e.g. 'python "
+            "bots/examples/python/ev/bot.py'), NAME=COMMAND, docker:IMAGE or builtin:POLICY. "
+            "Once per seat, in seat order.",
         ),
     ],
     games: Annotated[int, typer.Option("--games", metavar="G", min=1, help="Games.")] = 10,
@@ -142,7 +175,7 @@ def match(
     from arena.faults import FaultPolicy
     from arena.match import MatchSpec, run_match
 
-    entries = parse_bots(bot)
+    entries = parse_bots(bot, db)
     if not 1 <= len(entries) <= 18:
         raise UsageProblem(f"a table has 1 to 18 seats, got {len(entries)}", param="--bot")
     _ruleset(variant, brutal)
@@ -182,7 +215,10 @@ def match(
 @bot_app.command("check")
 def bot_check(
     bot: Annotated[
-        str, typer.Argument(metavar="CMD", help="The bot's command line, or docker:IMAGE.")
+        str,
+        typer.Argument(
+            metavar="BOT", help="A registered name, the bot's command line, or docker:IMAGE."
+        ),
     ],
     deadline: Annotated[
         float, typer.Option("--deadline", metavar="SEC", min=0.01, help="Seconds per decision.")
@@ -198,7 +234,7 @@ def bot_check(
     """
     from arena.check import run_checks
 
-    (entry,) = parse_bots([bot])
+    (entry,) = parse_bots([bot], db)
     if entry.command is None and entry.image is None:
         raise UsageProblem("bot check needs a bot command or docker:IMAGE, not a built-in policy")
 
