@@ -39,8 +39,11 @@ def receive_number(g: Game, seat: int, card: Card) -> None:
             return None
         g.bust(seat, card)
         return None
-    p.add_number(card)
-    if len(p.numbers) >= FLIP7_CARDS:
+    numbers = p.numbers  # Player.add_number, inlined (the commonest card)
+    numbers.append(card)
+    p.sum += card.value
+    p.ranks.add(card.value)
+    if len(numbers) >= FLIP7_CARDS:
         g.flip7(seat)
     return None
 

@@ -241,7 +241,18 @@ class Game:
         if type(index) is not int or not 0 <= index < len(d.options):
             raise IllegalChoice(f"option {index!r} is not in 0..{len(d.options) - 1}")
         self.choices.append(index)
-        self._advance(index)
+        # _advance, inlined: this is the engine's innermost loop
+        send = self._gen.send
+        try:
+            d = send(index)
+            if self.ruleset.auto_single:
+                while len(d.options) == 1:
+                    d = send(0)
+        except StopIteration:
+            self.decision = None
+            self.over = True
+            return
+        self.decision = d
 
     def _advance(self, answer: int | None) -> None:
         send = self._gen.send
