@@ -28,7 +28,7 @@ OBS_VARIANT, OBS_RULESET, OBS_SEAT, OBS_SEATS, OBS_ROUND, OBS_DEALER = 1, 2, 3, 
 OBS_ORDER, OBS_PLAYERS, OBS_DISCARD, OBS_DECK_SIZE, OBS_UNSEEN, OBS_PENDING = 7, 8, 9, 10, 11, 12
 
 
-def varint(n: int) -> bytes:
+def _varint(n: int) -> bytes:
     if n < 0:
         n += 1 << 64  # int32/int64 negatives are ten-byte two's complement varints
     out = bytearray()
@@ -42,6 +42,16 @@ def varint(n: int) -> bytes:
             return bytes(out)
 
 
+_SMALL = [_varint(i) for i in range(1 << 14)]
+
+
+def varint(n: int) -> bytes:
+    """Protobuf base-128 varint (small non-negative values from a table)."""
+    if 0 <= n < 16384:
+        return _SMALL[n]
+    return _varint(n)
+
+
 def key(field: int, wire: int) -> bytes:
     return varint((field << 3) | wire)
 
@@ -50,9 +60,18 @@ def len_field(field: int, payload: bytes) -> bytes:
     return key(field, _LEN) + varint(len(payload)) + payload
 
 
+_INT_CACHE: dict[tuple[int, int], bytes] = {}
+
+
 def int_field(field: int, value: int) -> bytes:
     """A varint field; proto3 omits zeros."""
-    return key(field, _VARINT) + varint(value) if value else b""
+    k = (field, value)
+    b = _INT_CACHE.get(k)
+    if b is None:
+        b = key(field, _VARINT) + varint(value) if value else b""
+        if len(_INT_CACHE) < 100_000:
+            _INT_CACHE[k] = b
+    return b
 
 
 _STR_CACHE: dict[tuple[int, str], bytes] = {}
@@ -82,6 +101,8 @@ class ObservationEncoder:
         self.discard_len = 0
         self.discard_bytes = bytearray()
         self.unseen_entry: dict[tuple[str, int], bytes] = {}
+        self._order_list: list[int] | None = None
+        self._order = b""
 
     def _player(self, p: Any) -> bytes:
         k = (p.status, p.total, p.flip7, len(p.extras), *p.numbers, None, *p.modifiers)
@@ -128,14 +149,18 @@ class ObservationEncoder:
                     OBS_UNSEEN, str_field(1, item[0]) + int_field(2, item[1])
                 )
             unseen_parts.append(e)
-        order = b"".join(varint(s) for s in game.order)
+        if game.order is not self._order_list:  # a new list each round
+            self._order_list = game.order
+            order_bytes = b"".join(varint(s) for s in game.order)
+            self._order = len_field(OBS_ORDER, order_bytes) if order_bytes else b""
+        order = self._order
         return b"".join(
             [
                 self.head,
                 int_field(OBS_SEAT, seat),
                 int_field(OBS_ROUND, game.round),
                 int_field(OBS_DEALER, game.dealer),
-                len_field(OBS_ORDER, order) if order else b"",
+                order,
                 *(self._player(p) for p in game.players),
                 bytes(self.discard_bytes),
                 int_field(OBS_DECK_SIZE, len(game.deck)),
