@@ -17,11 +17,12 @@ A whole bot::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -182,61 +183,51 @@ class Client:
 
     async def _session(self) -> str:
         self._welcomed = False
-        outbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
-        outbox.put_nowait(
-            pb.BotMessage(
-                hello=pb.Hello(
-                    token=self.token,
-                    bot_name=self.bot.name,
-                    protocol_version=PROTOCOL_VERSION,
-                    max_concurrent_games=self.max_concurrent_games,
-                    bot_version=self.bot.version,
-                    want_forced=self.want_forced,
-                )
+        hello = pb.BotMessage(
+            hello=pb.Hello(
+                token=self.token,
+                bot_name=self.bot.name,
+                protocol_version=PROTOCOL_VERSION,
+                max_concurrent_games=self.max_concurrent_games,
+                bot_version=self.bot.version,
+                want_forced=self.want_forced,
             )
         )
-
-        async def outgoing() -> AsyncIterator[pb.BotMessage]:
-            while True:
-                msg = await outbox.get()
-                if msg is None:
-                    return
-                yield msg
-
         async with grpc.aio.insecure_channel(self.address) as channel:
             stub = pb_grpc.ArenaStub(channel)
-            call = stub.Play(outgoing())
-            try:
-                async for msg in call:
-                    which = msg.WhichOneof("msg")
-                    if which == "request":
-                        index = self._answer(msg.request)
-                        outbox.put_nowait(
-                            pb.BotMessage(
-                                answer=pb.Answer(
-                                    request_id=msg.request.request_id, option_index=index
-                                )
-                            )
+            call = stub.Play()  # read and write the stream directly: no extra task per message
+            await call.write(hello)
+            while True:
+                msg = await call.read()
+                if msg is grpc.aio.EOF:
+                    break
+                which = msg.WhichOneof("msg")
+                if which == "request":
+                    index = self._answer(msg.request)
+                    await call.write(
+                        pb.BotMessage(
+                            answer=pb.Answer(request_id=msg.request.request_id, option_index=index)
                         )
-                    elif which == "game_start":
-                        self._start(msg.game_start)
-                    elif which == "game_end":
-                        info = self.games.pop(msg.game_end.game_id, None)
-                        if info is not None:
-                            self.bot.game_ended(info, msg.game_end)
-                    elif which == "welcome":
-                        self.welcome = msg.welcome
-                        self._welcomed = True
-                    elif which == "error":
-                        why = f"{pb.Error.Code.Name(msg.error.code)}: {msg.error.message}"
-                        if msg.error.code == pb.Error.ALREADY_CONNECTED:
-                            # our previous stream is not yet noticed as gone: retry
-                            raise ConnectionResetError(why)
-                        raise BotRejected(why)
-                    elif which == "goodbye":
-                        return msg.goodbye.reason
-            finally:
-                outbox.put_nowait(None)
+                    )
+                elif which == "game_start":
+                    self._start(msg.game_start)
+                elif which == "game_end":
+                    info = self.games.pop(msg.game_end.game_id, None)
+                    if info is not None:
+                        self.bot.game_ended(info, msg.game_end)
+                elif which == "welcome":
+                    self.welcome = msg.welcome
+                    self._welcomed = True
+                elif which == "error":
+                    why = f"{pb.Error.Code.Name(msg.error.code)}: {msg.error.message}"
+                    if msg.error.code == pb.Error.ALREADY_CONNECTED:
+                        # our previous stream is not yet noticed as gone: retry
+                        raise ConnectionResetError(why)
+                    raise BotRejected(why)
+                elif which == "goodbye":
+                    with contextlib.suppress(Exception):
+                        await call.done_writing()
+                    return msg.goodbye.reason
         raise ConnectionResetError("the stream ended without a goodbye")
 
     def _start(self, gs: pb.GameStart) -> None:
