@@ -7,7 +7,6 @@ the bot's stream once. Each check says what it saw.
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -240,7 +239,3 @@ def _judge(
         )
     )
     return checks
-
-
-def run_checks_sync(command: str | None = None, **kw: Any) -> list[Check]:
-    return asyncio.run(run_checks(command, **kw))

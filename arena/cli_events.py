@@ -7,14 +7,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from arena.cli import (
@@ -30,6 +22,7 @@ from arena.cli import (
     out,
 )
 from arena.cli_play import bot_app, parse_bots
+from arena.console import make_progress
 from arena.errors import UsageProblem
 
 tournament_app = typer.Typer(
@@ -248,17 +241,7 @@ def run_and_report(
     """Run (or resume) a tournament with a progress bar, print standings, render the report."""
     from arena.tournament import run_tournament
 
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
+    progress = make_progress(err)
     with progress:
         task = progress.add_task("tournament", total=None)
 

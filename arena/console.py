@@ -16,6 +16,22 @@ from rich.progress import (
 )
 
 
+def make_progress(console: Console) -> Progress:
+    """The arena's progress bar: label, bar, done/total, elapsed, eta. Shown only when the
+    console is a terminal (stderr), transient."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+
+
 @contextmanager
 def progress_bar(
     console: Console, label: str, total: int, *, enabled: bool = True
@@ -27,15 +43,6 @@ def progress_bar(
     if not (enabled and console.is_terminal):
         yield lambda done: None
         return
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with make_progress(console) as progress:
         task = progress.add_task(label, total=total)
         yield lambda done: progress.update(task, completed=done)

@@ -7,7 +7,6 @@ same code as ``arena tournament``, and prints the standings and the report's ind
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from arena.errors import ArenaError
@@ -49,9 +48,3 @@ def register_examples(db: str | None) -> list[str]:
             add_bot(db, name, command=command)
         names.append(name)
     return names
-
-
-def python_on_path() -> None:
-    """The example bots run as 'python ...': make sure that is this interpreter."""
-    if not Path(sys.executable).exists():
-        raise ArenaError("cannot find the running Python interpreter")

@@ -578,7 +578,3 @@ async def run_match(
 ) -> MatchResult:
     """Play a match; starts a private Unix-socket gateway unless one is given."""
     return await MatchRunner(spec, gateway, progress).run()
-
-
-def run_match_sync(spec: MatchSpec, **kw: Any) -> MatchResult:
-    return asyncio.run(run_match(spec, **kw))

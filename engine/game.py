@@ -131,9 +131,6 @@ class Player:
     def line(self) -> list[Card]:
         return self.numbers + self.modifiers + self.extras
 
-    def has_cards(self) -> bool:
-        return bool(self.numbers or self.modifiers or self.extras)
-
     def add_number(self, card: Card) -> None:
         self.numbers.append(card)
         self.sum += card.value
@@ -241,18 +238,7 @@ class Game:
         if type(index) is not int or not 0 <= index < len(d.options):
             raise IllegalChoice(f"option {index!r} is not in 0..{len(d.options) - 1}")
         self.choices.append(index)
-        # _advance, inlined: this is the engine's innermost loop
-        send = self._gen.send
-        try:
-            d = send(index)
-            if self.ruleset.auto_single:
-                while len(d.options) == 1:
-                    d = send(0)
-        except StopIteration:
-            self.decision = None
-            self.over = True
-            return
-        self.decision = d
+        self._advance(index)
 
     def _advance(self, answer: int | None) -> None:
         send = self._gen.send

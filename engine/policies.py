@@ -26,6 +26,7 @@ from engine.game import (
     Player,
 )
 from engine.scoring import line_value
+from engine.vengeance import is_duplicate
 
 Policy = Callable[[Game, Decision], int]
 
@@ -83,7 +84,7 @@ def hit_gain(game: Game, p: Player) -> float:
             if ctype.blocks_stay:  # V3: The Zero scores the line 0 without Flip 7
                 gain -= n * current
                 continue
-            if v in ranks and not _second_13_ok(p, ctype):
+            if v in ranks and is_duplicate(p, ctype):  # the game's rule, Lucky 13 included
                 if not has_sc:
                     gain -= n * current
                 continue
@@ -104,16 +105,6 @@ def hit_gain(game: Game, p: Player) -> float:
         elif ctype.label == "SECOND_CHANCE" and not has_sc:
             gain += n * 0.1 * current
     return gain / total if total else 0.0
-
-
-def _second_13_ok(p: Player, ctype: Any) -> bool:
-    """Lucky 13 (V5): one extra 13 is allowed when the Lucky 13 is (or would be) held."""
-    if ctype.value != 13:
-        return False
-    thirteens = [c for c in p.numbers if c.value == 13]
-    if len(thirteens) != 1:
-        return False
-    return ctype.label == "L13" or thirteens[0].label == "L13"
 
 
 # ------------------------------------------------------------------ policies
@@ -266,19 +257,21 @@ def _card_value_to(game: Game, seat: int, label: str) -> float:
 
 
 def _would_bust(game: Game, seat: int, label: str) -> bool:
-    p = game.players[seat]
-    try:
-        v = int(label.lstrip("LU"))
-    except ValueError:
+    """Would this face-up card bust the seat if it arrived in its line?"""
+    ctype = _types_by_label(game.ruleset).get(label)
+    if ctype is None or ctype.kind != "number":
         return False
-    if label == "U7":
-        return False
-    if v not in p.ranks:
-        return False
-    if v == 13:
-        held = [c for c in p.numbers if c.value == 13]
-        return not (len(held) == 1 and ("L13" in (label, held[0].label)))
-    return True
+    return is_duplicate(game.players[seat], ctype)
+
+
+_TYPE_TABLES: dict[int, dict[str, Any]] = {}
+
+
+def _types_by_label(rules: Any) -> dict[str, Any]:
+    table = _TYPE_TABLES.get(id(rules.types))
+    if table is None:
+        table = _TYPE_TABLES[id(rules.types)] = {t.label: t for t in rules.types}
+    return table
 
 
 def _card_option_value(game: Game, kind: str, me: int, opt: Any, t: Targeting) -> float:

@@ -21,7 +21,6 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from arena import __version__
-from arena.faults import FaultKind
 from arena.gateway.link import BotLink, Connection, token_hash
 from arena.protocol import PROTOCOL_VERSION, SERVICE_NAME, pb, pb_grpc
 
@@ -252,7 +251,3 @@ class Gateway(pb_grpc.ArenaServicer):
             log.info("stream of %s ended: %s", link.name, e)
             conn.send(_error(pb.Error.PROTOCOL, f"{reason}; the stream is closed"))
         link.detach(conn, reason)
-
-    # ------------------------------------------------------------ used by runtimes
-    def crashed(self, link: BotLink, detail: str) -> None:
-        link.fail(FaultKind.CRASH, detail)

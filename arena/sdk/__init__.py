@@ -1,6 +1,6 @@
 """Python SDK for Flip 7 Arena bots. See :mod:`arena.sdk.client` for a ten-line bot."""
 
-from arena.sdk.client import Bot, BotRejected, Client, GameInfo, Request, run, seeded_random
+from arena.sdk.client import Bot, BotRejected, Client, GameInfo, Request, run
 from arena.sdk.policy_bot import PolicyBot
 
 __all__ = [
@@ -11,5 +11,4 @@ __all__ = [
     "PolicyBot",
     "Request",
     "run",
-    "seeded_random",
 ]

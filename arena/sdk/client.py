@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -294,14 +293,3 @@ def run(
         sys.exit(str(e))
     except KeyboardInterrupt:
         pass
-
-
-def seeded_random(req: Request) -> random.Random:
-    """A per-game RNG seeded from the game's bot_seed (reproducible games)."""
-    info = req.game
-    if info is None:
-        return random.Random(req.request_id)
-    rng = info.state.get("rng")
-    if rng is None:
-        rng = info.state["rng"] = random.Random(info.bot_seed)
-    return rng
