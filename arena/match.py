@@ -23,8 +23,8 @@ from arena.faults import BotGone, Fault, FaultKind, FaultPolicy, IllegalAnswer
 from arena.gateway.link import BotLink
 from arena.gateway.server import Gateway
 from arena.protocol import pb
-from arena.protocol.convert import KIND_TO_PB, event_pb, options_pb, ruleset_pb
-from arena.protocol.wire import ObservationEncoder, decision_request
+from arena.protocol.convert import KIND_TO_PB, event_pb, ruleset_pb
+from arena.protocol.wire import RequestEncoder
 from arena.runtime.process import ProcessBot
 from arena.seeds import derive_seed
 from engine import STAY, Decision, Game, get_ruleset
@@ -413,15 +413,12 @@ class MatchRunner:
         rules = self.rules.with_options(auto_single=False) if ask_forced else self.rules
         stack = spec.stacks[rec.index] if spec.stacks else None
         game = Game(rules, spec.seats, rec.seed, stack=stack, single_round=spec.single_round)
-        events_pb: list[pb.Event] = []
-        observations = ObservationEncoder(game, self.rules_msg)
+        requests = RequestEncoder(game, rec.game_id, self.rules_msg)
 
         def events_for(st: _Seat) -> list[pb.Event]:
-            evs = game.events
-            while len(events_pb) < len(evs):
-                events_pb.append(event_pb(evs[len(events_pb)]))
-            out = events_pb[st.heard :]
-            st.heard = len(evs)
+            """The events this seat has not heard yet (for GameEnd)."""
+            out = [event_pb(e) for e in game.events[st.heard :]]
+            st.heard = len(game.events)
             return out
 
         names = rec.seating
@@ -457,7 +454,7 @@ class MatchRunner:
                 idx = 0
             else:
                 rec.asked.append((d.seat, d.kind))
-                idx = await self._ask(rec, game, d, st, events_for(st), observations)
+                idx = await self._ask(rec, game, d, st, requests)
                 decisions += 1
             game.step(idx)
         rec.decisions = decisions
@@ -494,29 +491,16 @@ class MatchRunner:
                 )
 
     async def _ask(
-        self,
-        rec: GameRecord,
-        game: Game,
-        d: Decision,
-        st: _Seat,
-        events: list[pb.Event],
-        observations: ObservationEncoder,
+        self, rec: GameRecord, game: Game, d: Decision, st: _Seat, requests: RequestEncoder
     ) -> int:
         link = st.link
         assert link is not None
         deadline = self.spec.faults.deadline
         rid = next(self._request_ids)
-        msg = decision_request(
-            rid,
-            rec.game_id,
-            d,
-            KIND_TO_PB[d.kind],
-            events,
-            options_pb(d),
-            int(deadline * 1000),
-            int(st.bank * 1000),
-            observations.encode(d.seat),
+        msg = requests.encode(
+            rid, d, KIND_TO_PB[d.kind], st.heard, int(deadline * 1000), int(st.bank * 1000)
         )
+        st.heard = len(game.events)
         t0 = time.perf_counter()
         try:
             idx = await link.ask(rid, msg, len(d.options), deadline + st.bank)

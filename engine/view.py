@@ -44,6 +44,34 @@ def _by_label(rules: Ruleset) -> dict[str, Card]:
     return table
 
 
+def make_player(
+    by_label: Mapping[str, Card],
+    second_chance: Card | None,
+    seat: int,
+    status: str,
+    numbers: Iterable[str],
+    modifiers: Iterable[str],
+    chances: int,
+    total: int,
+    flip7: bool,
+) -> Player:
+    """One seat's public line as an engine Player (cards looked up by label)."""
+    p = Player(seat)
+    p.total = total
+    p.status = _STATUS[status]
+    p.numbers = [by_label[label] for label in numbers]
+    p.recount()
+    p.modifiers = [by_label[label] for label in modifiers]
+    p.extras = [second_chance] * chances if second_chance is not None else []
+    p.flip7 = flip7
+    return p
+
+
+def cards_by_label(rules: Ruleset) -> dict[str, Card]:
+    """One card object per label of a ruleset (shared, read-only)."""
+    return _by_label(rules)
+
+
 class PublicGame:
     """The public state of a game, shaped like :class:`~engine.game.Game` for policies."""
 
@@ -64,19 +92,9 @@ class PublicGame:
         self.n = seats
         self.order = list(order)
         self.round = round
-        self.players: list[Player] = []
-        for seat, status, numbers, modifiers, chances, total, flip7 in sorted(
-            players, key=lambda t: t[0]
-        ):
-            p = Player(seat)
-            p.total = total
-            p.status = _STATUS[status]
-            p.numbers = [by_label[label] for label in numbers]
-            p.recount()
-            p.modifiers = [by_label[label] for label in modifiers]
-            p.extras = [sc] * chances if sc is not None else []
-            p.flip7 = flip7
-            self.players.append(p)
+        self.players: list[Player] = [
+            make_player(by_label, sc, *data) for data in sorted(players, key=lambda t: t[0])
+        ]
         self.discard = [by_label[label] for label in discard]
         self.deck_count: dict[CardType, int] = {
             by_label[label].type: n for label, n in unseen.items() if n

@@ -13,8 +13,9 @@ from typing import Any
 from arena.protocol import pb
 from engine import Decision, Game, Ruleset
 from engine.events import EVENT_FIELDS
-from engine.game import FLIP7_BONUS, HIT, HIT_OR_STAY, STAY
+from engine.game import FLIP7_BONUS, HIT, HIT_OR_STAY, STAY, Player
 from engine.scoring import line_value
+from engine.view import PublicGame, cards_by_label, make_player, ruleset_for
 
 STATUS_TO_PB = {
     "active": pb.ACTIVE,
@@ -184,10 +185,106 @@ def observation_dict(obs: pb.Observation) -> dict[str, Any]:
     }
 
 
-def public_game(obs: pb.Observation) -> Any:
-    """A protocol Observation as an engine.view.PublicGame (for the built-in policies)."""
-    from engine.view import PublicGame, ruleset_for
+class _LazyPlayers(Sequence[Player]):
+    """The observation's player views, each turned into a Player when first read."""
 
+    __slots__ = ("_views", "_built", "_by_label", "_sc")
+
+    def __init__(self, views: Sequence[pb.PlayerView], by_label: dict[str, Any]) -> None:
+        self._views = views
+        self._built: list[Player | None] = [None] * len(views)
+        self._by_label = by_label
+        self._sc = by_label.get("SECOND_CHANCE")
+
+    def __len__(self) -> int:
+        return len(self._built)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._built)))]
+        p = self._built[i]
+        if p is None:
+            v = self._views[i]
+            p = self._built[i] = make_player(
+                self._by_label,
+                self._sc,
+                v.seat,
+                STATUS_FROM_PB[v.status],
+                v.numbers,
+                v.modifiers,
+                v.second_chances,
+                v.total,
+                v.flip7,
+            )
+        return p
+
+
+def _lazy_order(g: ObservationGame) -> Any:
+    return list(g._obs.order)
+
+
+def _lazy_players(g: ObservationGame) -> Any:
+    views = g._obs.players
+    if any(v.seat != i for i, v in enumerate(views)):  # not in seat order: build them all
+        return public_game_eager(g._obs).players
+    return _LazyPlayers(views, g._by_label)
+
+
+def _lazy_discard(g: ObservationGame) -> Any:
+    by_label = g._by_label
+    return [by_label[label] for label in g._obs.discard]
+
+
+def _lazy_deck_count(g: ObservationGame) -> Any:
+    by_label = g._by_label
+    return {by_label[label].type: n for label, n in g._obs.unseen.items() if n}
+
+
+def _lazy_deck(g: ObservationGame) -> Any:
+    return [None] * g._obs.deck_size
+
+
+_LAZY = {
+    "order": _lazy_order,
+    "players": _lazy_players,
+    "discard": _lazy_discard,
+    "deck_count": _lazy_deck_count,
+    "deck": _lazy_deck,
+}
+
+
+class ObservationGame(PublicGame):
+    """A :class:`~engine.view.PublicGame` over a protocol Observation, decoded on demand.
+
+    A policy deciding HIT_OR_STAY reads one line and perhaps the unseen counts; building
+    every seat's line, the discard pile and the deck for each request would cost a bot more
+    than the rest of its turn. Each part is built the first time it is read, then kept.
+    """
+
+    def __init__(self, obs: pb.Observation) -> None:  # no PublicGame.__init__: all lazy
+        r = obs.ruleset
+        self.ruleset = ruleset_for(r.variant or obs.variant, r.brutal, r.target_score)
+        self.n = obs.seats
+        self.round = obs.round
+        self._obs = obs
+        self._by_label = cards_by_label(self.ruleset)
+
+    def __getattr__(self, name: str) -> Any:
+        build = _LAZY.get(name)
+        if build is None:
+            raise AttributeError(name)
+        value = build(self)
+        setattr(self, name, value)
+        return value
+
+
+def public_game(obs: pb.Observation) -> PublicGame:
+    """A protocol Observation as a PublicGame for the built-in policies (lazily decoded)."""
+    return ObservationGame(obs)
+
+
+def public_game_eager(obs: pb.Observation) -> PublicGame:
+    """The same, with every part decoded at once."""
     r = obs.ruleset
     return PublicGame(
         ruleset_for(r.variant or obs.variant, r.brutal, r.target_score),

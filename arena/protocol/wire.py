@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.protocol import pb
-from arena.protocol.convert import STATUS_TO_PB, ruleset_pb
+from arena.protocol.convert import STATUS_TO_PB, event_pb, option_pb, ruleset_pb
 from engine import Decision, Game
 from engine.scoring import line_value
 
@@ -23,7 +23,8 @@ _LEN = 2
 
 # field numbers (see arena.proto)
 ARENA_REQUEST = 3
-REQ_OBSERVATION = 6
+REQ_ID, REQ_GAME_ID, REQ_SEAT, REQ_KIND, REQ_CARD, REQ_OBSERVATION = 1, 2, 3, 4, 5, 6
+REQ_EVENTS, REQ_OPTIONS, REQ_DEADLINE, REQ_BANK = 7, 8, 9, 10
 OBS_VARIANT, OBS_RULESET, OBS_SEAT, OBS_SEATS, OBS_ROUND, OBS_DEALER = 1, 2, 3, 4, 5, 6
 OBS_ORDER, OBS_PLAYERS, OBS_DISCARD, OBS_DECK_SIZE, OBS_UNSEEN, OBS_PENDING = 7, 8, 9, 10, 11, 12
 
@@ -170,32 +171,62 @@ class ObservationEncoder:
         )
 
 
-def request_bytes(request: pb.DecisionRequest, observation: bytes) -> bytes:
-    """ArenaMessage{request} bytes: the request (without observation) plus the observation."""
-    body = request.SerializeToString() + len_field(REQ_OBSERVATION, observation)
-    return len_field(ARENA_REQUEST, body)
+_OPTIONS_CACHE: dict[tuple[str, tuple[Any, ...]], bytes] = {}
 
 
-def decision_request(
-    request_id: int,
-    game_id: str,
-    d: Decision,
-    kind: int,
-    events: list[pb.Event],
-    options: list[pb.Option],
-    deadline_ms: int,
-    bank_ms: int,
-    observation: bytes,
-) -> bytes:
-    req = pb.DecisionRequest(
-        request_id=request_id,
-        game_id=game_id,
-        seat=d.seat,
-        kind=kind,
-        card=d.card or "",
-        events=events,
-        options=options,
-        deadline_ms=deadline_ms,
-        time_bank_ms=bank_ms,
-    )
-    return request_bytes(req, observation)
+def options_bytes(kind: str, options: tuple[Any, ...]) -> bytes:
+    """The ``repeated Option options`` field of a DecisionRequest (cached by value)."""
+    k = (kind, options)
+    b = _OPTIONS_CACHE.get(k)
+    if b is None:
+        b = b"".join(
+            len_field(REQ_OPTIONS, option_pb(kind, v).SerializeToString()) for v in options
+        )
+        if len(_OPTIONS_CACHE) < 50_000:
+            _OPTIONS_CACHE[k] = b
+    return b
+
+
+class RequestEncoder:
+    """Encodes one game's DecisionRequests as ``ArenaMessage`` bytes.
+
+    Each event is encoded once, when first sent to any seat; the observation comes from an
+    :class:`ObservationEncoder`; options are cached by value. The bytes parse to the message
+    the protobuf API would build from the same parts (tests check this).
+    """
+
+    def __init__(self, game: Game, game_id: str, rules_msg: pb.Ruleset | None = None) -> None:
+        self.game = game
+        self.observation = ObservationEncoder(game, rules_msg)
+        self.game_id = str_field(REQ_GAME_ID, game_id)
+        self.events: list[bytes] = []  # one encoded ``events`` field per game event
+
+    def encode(
+        self,
+        request_id: int,
+        d: Decision,
+        kind: int,
+        since: int,
+        deadline_ms: int,
+        bank_ms: int,
+    ) -> bytes:
+        """The request for decision ``d``, carrying the game's events from index ``since``."""
+        evs = self.game.events
+        out = self.events
+        for i in range(len(out), len(evs)):
+            out.append(len_field(REQ_EVENTS, event_pb(evs[i]).SerializeToString()))
+        body = b"".join(
+            [
+                key(REQ_ID, _VARINT) + varint(request_id),
+                self.game_id,
+                int_field(REQ_SEAT, d.seat),
+                int_field(REQ_KIND, kind),
+                str_field(REQ_CARD, d.card) if d.card else b"",
+                len_field(REQ_OBSERVATION, self.observation.encode(d.seat)),
+                *out[since:],
+                options_bytes(d.kind, d.options),
+                int_field(REQ_DEADLINE, deadline_ms),
+                key(REQ_BANK, _VARINT) + varint(bank_ms) if bank_ms else b"",
+            ]
+        )
+        return len_field(ARENA_REQUEST, body)
