@@ -218,8 +218,9 @@ def _drawn(events) -> list[str]:
     return [e[2] for e in events if e[0] in ("deal", "draw", "set_aside")]
 
 
-@settings(max_examples=120, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(seats=seats_st, seed=seed_st, p_hit=p_hit_st, data=st.data())
 def test_prop_public_history_depends_only_on_drawn_cards(seats, seed, p_hit, data):
     """X10: cut a game at any step before its first reshuffle; rebuild it with the same
@@ -254,7 +255,11 @@ def test_prop_public_history_depends_only_on_drawn_cards(seats, seed, p_hit, dat
         if not a.over:
             da, db = a.decision, b.decision
             assert (da.kind, da.seat, tuple(da.options), da.card) == (
-                db.kind, db.seat, tuple(db.options), db.card)
+                db.kind,
+                db.seat,
+                tuple(db.options),
+                db.card,
+            )
         # and unseen() is what a card counter derives from the public log alone
         public = Counter(c.label for c in BASE.cards) - Counter(drawn)
         assert a.unseen() == {lab: n for lab, n in public.items() if n}

@@ -43,7 +43,7 @@ DEAL = ["9", "8", "7"]
 
 def after(g: Game, first: tuple) -> list[tuple]:
     """The events from ``first`` (inclusive) on."""
-    return g.events[g.events.index(first):]
+    return g.events[g.events.index(first) :]
 
 
 # ---------------------------------------------------------------- B1 deck
@@ -95,7 +95,10 @@ def test_b3_freeze_target_stays_and_banks_their_line():
     expect(g, CHOOSE_TARGET, 2, options=(1, 2, 0))  # themselves allowed
     play(g, [target(2, 1, "FREEZE")])
     assert after(g, ("draw", 2, "FREEZE"))[:3] == [
-        ("draw", 2, "FREEZE"), ("action", 2, "FREEZE", 1), ("frozen", 1)]
+        ("draw", 2, "FREEZE"),
+        ("action", 2, "FREEZE", 1),
+        ("frozen", 1),
+    ]
     assert g.players[1].status == FROZEN
     assert labels(g.discard) == ["FREEZE"] and g.limbo == []
     assert line(g, 2) == ["8"]  # the Freeze is not part of the receiver's line
@@ -130,7 +133,10 @@ def test_b4_flip_three_target_draws_three_without_being_asked():
     expect(g, CHOOSE_TARGET, 1, options=(1, 2, 0))
     play(g, [target(1, 0, "FLIP_THREE")])
     assert after(g, ("action", 1, "FLIP_THREE", 0))[1:] == [
-        ("draw", 0, "1"), ("draw", 0, "2"), ("draw", 0, "3")]
+        ("draw", 0, "1"),
+        ("draw", 0, "2"),
+        ("draw", 0, "3"),
+    ]
     assert line(g, 0) == ["7", "1", "2", "3"]
     expect(g, HIT_OR_STAY, 2)  # no decision in between; next turn is seat 2 (B4d)
 
@@ -159,8 +165,13 @@ def test_b4a_freeze_set_aside_then_assigned():
     assert events_of(g, "frozen") == []
     play(g, [target(2, 0, "FREEZE")])
     assert after(g, ("set_aside", 2, "FREEZE")) == [
-        ("set_aside", 2, "FREEZE"), ("draw", 2, "1"), ("draw", 2, "2"),
-        ("assign", 2, "FREEZE", 0), ("action", 2, "FREEZE", 0), ("frozen", 0)]
+        ("set_aside", 2, "FREEZE"),
+        ("draw", 2, "1"),
+        ("draw", 2, "2"),
+        ("assign", 2, "FREEZE", 0),
+        ("action", 2, "FREEZE", 0),
+        ("frozen", 0),
+    ]
     assert g.players[0].status == FROZEN
     assert sorted(labels(g.discard)) == ["FLIP_THREE", "FREEZE"] and g.limbo == []
     expect(g, HIT_OR_STAY, 2)  # B4d: the turn after seat 1's
@@ -176,8 +187,12 @@ def test_b4a_all_assigned_first_in_draw_order_then_resolved_inactive_assignee_di
     assert g.players[0].status == ACTIVE
     play(g, [target(2, 0, "FREEZE")])
     assert after(g, ("assign", 2, "FREEZE", 0)) == [
-        ("assign", 2, "FREEZE", 0), ("assign", 2, "FREEZE", 0),
-        ("action", 2, "FREEZE", 0), ("frozen", 0), ("discard", "FREEZE", "inactive")]
+        ("assign", 2, "FREEZE", 0),
+        ("assign", 2, "FREEZE", 0),
+        ("action", 2, "FREEZE", 0),
+        ("frozen", 0),
+        ("discard", "FREEZE", "inactive"),
+    ]
     assert Counter(labels(g.discard)) == {"FREEZE": 2, "FLIP_THREE": 1}
 
 
@@ -219,8 +234,11 @@ def test_b4b_bust_during_flip_three_discards_set_aside_cards():
     g = Game(BASE, 3, 0, stack=[*DEAL, "FLIP_THREE", "FREEZE", "8", "1"])
     play(g, [hit(1), target(1, 2)])
     assert after(g, ("set_aside", 2, "FREEZE")) == [
-        ("set_aside", 2, "FREEZE"), ("draw", 2, "8"), ("bust", 2, "8"),
-        ("discard", "FREEZE", "bust")]
+        ("set_aside", 2, "FREEZE"),
+        ("draw", 2, "8"),
+        ("bust", 2, "8"),
+        ("discard", "FREEZE", "bust"),
+    ]
     assert g.players[2].status == BUSTED
     assert line(g, 2) == ["8", "8"]
     assert events_of(g, "assign", "frozen") == []
@@ -267,8 +285,27 @@ def test_b4b_outer_card_for_busted_assignee_is_discarded():
 def test_b4b_flip7_during_nested_flip_three_discards_everything_pending():
     """B4b/X8: Flip 7 inside an inner Flip Three ends the round: the outer sequence's
     assigned-but-unresolved Freeze is discarded, others bank, only the Flip 7 gets +15."""
-    stack = ["12", "11", "0", "+2", "1", "+4", "2", "+6", "3", "+8", "4", "+10", "5",
-             "FLIP_THREE", "FLIP_THREE", "FREEZE", "10", "6", "9"]
+    stack = [
+        "12",
+        "11",
+        "0",
+        "+2",
+        "1",
+        "+4",
+        "2",
+        "+6",
+        "3",
+        "+8",
+        "4",
+        "+10",
+        "5",
+        "FLIP_THREE",
+        "FLIP_THREE",
+        "FREEZE",
+        "10",
+        "6",
+        "9",
+    ]
     g = Game(BASE, 3, 0, stack=stack)
     play(g, [stay(1)] + [hit(2), hit(0)] * 5 + [hit(2)])
     assert len(g.players[0].numbers) == 6
@@ -283,8 +320,7 @@ def test_b4b_flip7_during_nested_flip_three_discards_everything_pending():
     r1 = g.events[: g.events.index(("round_start", 2, 1))]
     assert ("frozen", 2) not in r1
     assert g.limbo == []
-    assert Counter(c.label for c in g.discard if c.kind == ACTION) == {
-        "FLIP_THREE": 2, "FREEZE": 1}
+    assert Counter(c.label for c in g.discard if c.kind == ACTION) == {"FLIP_THREE": 2, "FREEZE": 1}
     # the inner sequence's other two draws never happened: 9 is dealt first in round 2
     assert after(g, ("round_start", 2, 1))[1] == ("deal", 2, "9")
 
@@ -295,8 +331,11 @@ def test_b4c_second_chance_drawn_during_flip_three_saves_target_later():
     g = Game(BASE, 3, 0, stack=[*DEAL, "FLIP_THREE", "SECOND_CHANCE", "5", "8", "1"])
     play(g, [hit(1), target(1, 2)])
     assert after(g, ("action", 1, "FLIP_THREE", 2))[1:] == [
-        ("draw", 2, "SECOND_CHANCE"), ("draw", 2, "5"), ("draw", 2, "8"),
-        ("second_chance_used", 2, "8")]
+        ("draw", 2, "SECOND_CHANCE"),
+        ("draw", 2, "5"),
+        ("draw", 2, "8"),
+        ("second_chance_used", 2, "8"),
+    ]
     assert g.players[2].status == ACTIVE
     assert line(g, 2) == ["8", "5"]
     assert sorted(labels(g.discard)) == ["8", "FLIP_THREE", "SECOND_CHANCE"]
@@ -306,14 +345,18 @@ def test_b4c_second_chance_drawn_during_flip_three_saves_target_later():
 
 def test_b4c_second_chance_drawn_during_flip_three_passed_on_when_held():
     """B4c/B5: the target already holds one; the drawn Second Chance is given at once."""
-    g = Game(ASK_ALL, 3, 0, stack=["9", "SECOND_CHANCE", "7", "FLIP_THREE", "SECOND_CHANCE",
-                                   "5", "6"])
+    g = Game(
+        ASK_ALL, 3, 0, stack=["9", "SECOND_CHANCE", "7", "FLIP_THREE", "SECOND_CHANCE", "5", "6"]
+    )
     play(g, [hit(1), target(1, 2)])
     expect(g, GIVE_SECOND_CHANCE, 2, options=(1, 0))
     play(g, [give(2, 0)])
     assert after(g, ("draw", 2, "SECOND_CHANCE")) == [
-        ("draw", 2, "SECOND_CHANCE"), ("second_chance_given", 2, 0),
-        ("draw", 2, "5"), ("draw", 2, "6")]
+        ("draw", 2, "SECOND_CHANCE"),
+        ("second_chance_given", 2, 0),
+        ("draw", 2, "5"),
+        ("draw", 2, "6"),
+    ]
     assert line(g, 0) == ["7", "SECOND_CHANCE"]
     assert line(g, 2) == ["5", "6", "SECOND_CHANCE"]
 
@@ -341,8 +384,7 @@ def test_b5_second_chance_is_kept_in_front_of_the_player():
 
 def test_b5_second_second_chance_must_be_given_to_an_active_player_without_one():
     """B5: a second Second Chance goes to another active player who has none."""
-    g = Game(ASK_ALL, 4, 0, stack=["SECOND_CHANCE", "SECOND_CHANCE", "5", "6",
-                                   "SECOND_CHANCE"])
+    g = Game(ASK_ALL, 4, 0, stack=["SECOND_CHANCE", "SECOND_CHANCE", "5", "6", "SECOND_CHANCE"])
     play(g, [hit(1)])
     # seat 1 holds one (not themselves), seat 2 holds one: only 3 and 0 qualify
     expect(g, GIVE_SECOND_CHANCE, 1, options=(3, 0))
@@ -373,7 +415,9 @@ def test_b5_second_second_chance_discarded_when_nobody_qualifies():
     g = Game(BASE, 2, 0, stack=["SECOND_CHANCE", "SECOND_CHANCE", "SECOND_CHANCE"])
     play(g, [hit(1)])
     assert after(g, ("draw", 1, "SECOND_CHANCE"))[:2] == [
-        ("draw", 1, "SECOND_CHANCE"), ("discard", "SECOND_CHANCE", "no_target")]
+        ("draw", 1, "SECOND_CHANCE"),
+        ("discard", "SECOND_CHANCE", "no_target"),
+    ]
     assert line(g, 1) == ["SECOND_CHANCE"] and line(g, 0) == ["SECOND_CHANCE"]
     assert labels(g.discard) == ["SECOND_CHANCE"]
     expect(g, HIT_OR_STAY, 0)
@@ -381,8 +425,9 @@ def test_b5_second_second_chance_discarded_when_nobody_qualifies():
 
 def test_b5_duplicate_with_second_chance_discards_both_and_ends_turn():
     """B5: holding a Second Chance, a duplicate is discarded with it: no bust, turn over."""
-    g = Game(BASE, 3, 0, stack=["5", "9", "7", "SECOND_CHANCE", "1", "2", "5", "5"],
-             single_round=True)
+    g = Game(
+        BASE, 3, 0, stack=["5", "9", "7", "SECOND_CHANCE", "1", "2", "5", "5"], single_round=True
+    )
     play(g, [hit(1), hit(2), hit(0), hit(1)])
     assert after(g, ("draw", 1, "5")) == [("draw", 1, "5"), ("second_chance_used", 1, "5")]
     assert g.players[1].status == ACTIVE
@@ -402,7 +447,11 @@ def test_b5_duplicate_counts_as_one_of_the_three_in_flip_three():
     assert line(g, 2) == ["8", "SECOND_CHANCE"]
     play(g, [target(0, 2, "FLIP_THREE")])
     assert after(g, ("action", 0, "FLIP_THREE", 2))[1:] == [
-        ("draw", 2, "8"), ("second_chance_used", 2, "8"), ("draw", 2, "2"), ("draw", 2, "3")]
+        ("draw", 2, "8"),
+        ("second_chance_used", 2, "8"),
+        ("draw", 2, "2"),
+        ("draw", 2, "3"),
+    ]
     assert line(g, 2) == ["8", "2", "3"]
     play(g, [hit(1)])  # the sequence took three cards: the 4 is still on the deck
     assert ("draw", 1, "4") in g.events

@@ -252,7 +252,7 @@ def test_x4_reshuffle_during_flip_three_excludes_set_aside_cards():
     # round 2: 0 ← FLIP_THREE on themselves: FREEZE set aside, 4, then reshuffle → 3
     start = g.events.index(("round_start", 2, 0))
     end = g.events.index(round_end(g, 2))
-    assert g.events[start + 1:end + 1] == [
+    assert g.events[start + 1 : end + 1] == [
         ("deal", 0, "FLIP_THREE"),
         ("action", 0, "FLIP_THREE", 0),
         ("set_aside", 0, "FREEZE"),
@@ -296,8 +296,12 @@ def test_x4_ruling_empty_deck_ends_forced_draw_sequence_early():
 def test_x5_one_card_each_in_turn_order():
     """X5: each player is dealt one card face up, from the dealer's left."""
     g = Game(BASE, 4, 0, stack=["1", "2", "3", "4"])
-    assert events_of(g, "deal") == [("deal", 1, "1"), ("deal", 2, "2"), ("deal", 3, "3"),
-                                    ("deal", 0, "4")]
+    assert events_of(g, "deal") == [
+        ("deal", 1, "1"),
+        ("deal", 2, "2"),
+        ("deal", 3, "3"),
+        ("deal", 0, "4"),
+    ]
     assert [line(g, s) for s in range(4)] == [["4"], ["1"], ["2"], ["3"]]
     expect(g, HIT_OR_STAY, 1)
 
@@ -310,8 +314,12 @@ def test_x5_action_dealt_is_resolved_mid_deal():
     play(g, [target(1, 2, "FREEZE")])
     assert events_of(g, "deal") == [("deal", 1, "FREEZE"), ("deal", 0, "5")]
     i = g.events.index(("deal", 1, "FREEZE"))
-    assert g.events[i:i + 4] == [("deal", 1, "FREEZE"), ("action", 1, "FREEZE", 2),
-                                 ("frozen", 2), ("deal", 0, "5")]
+    assert g.events[i : i + 4] == [
+        ("deal", 1, "FREEZE"),
+        ("action", 1, "FREEZE", 2),
+        ("frozen", 2),
+        ("deal", 0, "5"),
+    ]
 
 
 def test_x5_deal_time_freeze_on_undealt_player_banks_zero_and_is_skipped():
@@ -435,15 +443,36 @@ def test_x8_flip7_ends_round_at_once_and_active_players_bank():
 def test_x8_flip7_during_flip_three_discards_set_aside_and_others_bank():
     """X8/B4b: Flip 7 in the middle of a Flip Three: the set-aside Freeze is discarded
     unresolved, the rest of the three draws are not taken, the round ends, others bank."""
-    stack = ["0", "11", "12", "1", "+2", "2", "+4", "3", "+6", "4", "+8", "5", "+10",
-             "FLIP_THREE", "FREEZE", "6", "7"]
+    stack = [
+        "0",
+        "11",
+        "12",
+        "1",
+        "+2",
+        "2",
+        "+4",
+        "3",
+        "+6",
+        "4",
+        "+8",
+        "5",
+        "+10",
+        "FLIP_THREE",
+        "FREEZE",
+        "6",
+        "7",
+    ]
     g = Game(BASE, 3, 0, stack=stack)
     play(g, [hit(1), hit(2), stay(0)] + [hit(1), hit(2)] * 4 + [hit(1)])
     expect(g, CHOOSE_TARGET, 1, options=(1, 2))
     play(g, [target(1, 1, "FLIP_THREE")])
     i = g.events.index(("set_aside", 1, "FREEZE"))
-    assert g.events[i:i + 4] == [("set_aside", 1, "FREEZE"), ("draw", 1, "6"), ("flip7", 1),
-                                 ("round_end", 1, (12, 36, 41), (12, 36, 41))]
+    assert g.events[i : i + 4] == [
+        ("set_aside", 1, "FREEZE"),
+        ("draw", 1, "6"),
+        ("flip7", 1),
+        ("round_end", 1, (12, 36, 41), (12, 36, 41)),
+    ]
     assert events_of(g, "assign", "frozen") == []
     assert {"FREEZE", "FLIP_THREE"} <= set(labels(g.discard))
     assert g.limbo == []
@@ -522,9 +551,9 @@ def test_x10_unseen_excludes_table_and_discard():
     assert g.unseen()["12"] == 12 - 3
     assert sum(g.unseen().values()) == 94 - 3
     play(g, [stay(1), stay(2), stay(0)])
-    out_of_deck = labels(g.discard) + labels(g.limbo) + [
-        c.label for p in g.players for c in p.line()
-    ]
+    out_of_deck = (
+        labels(g.discard) + labels(g.limbo) + [c.label for p in g.players for c in p.line()]
+    )
     assert g.unseen().get("12", 0) == 12 - out_of_deck.count("12")
     assert sum(g.unseen().values()) == len(g.deck) == 94 - len(out_of_deck)
 
