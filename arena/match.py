@@ -503,7 +503,7 @@ class MatchRunner:
         st.heard = len(game.events)
         t0 = time.perf_counter()
         try:
-            idx = await link.ask(rid, msg, len(d.options), deadline + st.bank)
+            idx = await link.request(rid, msg, len(d.options), deadline + st.bank)
         except TimeoutError:
             st.bank = 0.0
             self._strike(

@@ -8,6 +8,14 @@
    same concurrency, with requests of the same size as the arena's average request and
    answers of the same size as an Answer; messages per second and latency.
 The ratio arena / ping-pong is printed. Both runs happen in this process, back to back.
+
+With ``--breakdown`` (the default; ``--no-breakdown`` skips it) two more rows show where
+the arena's time goes:
+3. arena, minimal bots: the same match with the smallest SDK bot (a random legal option,
+   no game state), so the example bots' own work drops out;
+4. gateway only: no engine at all. Decision requests of the average size, already
+   encoded, go through the real gateway and bot links to four minimal protobuf bots
+   without the SDK, so only the transport (gRPC, protobuf, the links) is left.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from arena.match import BotEntry, MatchRunner, MatchSpec  # noqa: E402
 from arena.protocol import pb  # noqa: E402
 
 EX = ROOT / "bots" / "examples" / "python"
+HERE = Path(__file__).resolve().parent
 METHOD = "/bench.PingPong/Play"
 
 CLIENT = r"""
@@ -93,14 +102,22 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p * (len(xs) - 1)))] * 1000 if xs else float("nan")
 
 
-async def arena_run(games: int, concurrency: int) -> dict[str, float]:
+def example_bots() -> list[BotEntry]:
     py = sys.executable
-    bots = [
+    return [
         BotEntry("ev", command=f"{py} {EX / 'ev' / 'bot.py'}"),
         BotEntry("threshold", command=f"{py} {EX / 'threshold' / 'bot.py'} 23"),
         BotEntry("random", command=f"{py} {EX / 'random' / 'bot.py'}"),
         BotEntry("threshold-27", command=f"{py} {EX / 'threshold' / 'bot.py'} 27"),
     ]
+
+
+def minimal_bots() -> list[BotEntry]:
+    cmd = f"{sys.executable} {HERE / 'bots' / 'sdk_minimal.py'}"
+    return [BotEntry(f"minimal-{i}", command=cmd) for i in range(4)]
+
+
+async def arena_run(games: int, concurrency: int, bots: list[BotEntry]) -> dict[str, float]:
     spec = MatchSpec(
         bots=bots,
         games=games,
@@ -128,36 +145,93 @@ async def arena_run(games: int, concurrency: int) -> dict[str, float]:
     }
 
 
-def request_size() -> int:
-    """Average serialized DecisionRequest size in a 4-seat game (observation, options, events)."""
-    from arena.protocol.convert import event_pb, observation_pb, options_pb
+def sample_requests() -> list[tuple[bytes, int]]:
+    """The DecisionRequests of one 4-seat game, encoded as the arena encodes them (with
+    request id 1), and their option counts."""
+    from arena.protocol.convert import KIND_TO_PB
+    from arena.protocol.wire import RequestEncoder
     from engine import RULESETS, Game
     from engine.policies import make_policy
 
     g = Game(RULESETS["base"], 4, 3)
+    enc = RequestEncoder(g, "abcdef123456-1")
     pol = make_policy("ev")
-    sizes = []
+    out = []
     heard = [0] * 4
     while not g.over:
         d = g.decision
-        evs = [event_pb(e) for e in g.events[heard[d.seat] :]]
+        msg = enc.encode(1, d, KIND_TO_PB[d.kind], heard[d.seat], 1000, 10000)
+        out.append((msg, len(d.options)))
         heard[d.seat] = len(g.events)
-        msg = pb.ArenaMessage(
-            request=pb.DecisionRequest(
-                request_id=1,
-                game_id="abcdef123456-1",
-                seat=d.seat,
-                kind=1,
-                observation=observation_pb(g, d.seat),
-                events=evs,
-                options=options_pb(d),
-                deadline_ms=1000,
-                time_bank_ms=10000,
-            )
-        )
-        sizes.append(len(msg.SerializeToString()))
         g.step(pol(g, d))
-    return int(statistics.mean(sizes))
+    return out
+
+
+def request_size() -> int:
+    """Average serialized DecisionRequest size in a 4-seat game (observation, options, events)."""
+    return int(statistics.mean(len(m) for m, _ in sample_requests()))
+
+
+async def gateway_run(messages: int, concurrency: int) -> dict[str, float]:
+    """Requests through the real gateway and links to minimal protobuf bots; no engine."""
+    from arena.gateway.server import Gateway
+    from arena.protocol.wire import ARENA_REQUEST, REQ_ID, key, len_field, varint
+    from arena.runtime.process import ProcessBot
+
+    # a request body without its id, re-wrapped with a fresh id for each message
+    bodies = []
+    for msg, n_options in sample_requests():
+        req = pb.ArenaMessage.FromString(msg).request
+        req.request_id = 0
+        bodies.append((req.SerializeToString(), n_options))
+    tmp = tempfile.mkdtemp()
+    gw = Gateway(tcp=None, unix=Path(tmp) / "gw.sock")
+    await gw.start()
+    cmd = f"{sys.executable} {HERE / 'bots' / 'raw_minimal.py'}"
+    links, procs = [], []
+    for i in range(4):
+        token, link = gw.register(f"raw-{i}")
+        link.record_latency = True
+        proc = ProcessBot(f"raw-{i}", cmd)
+        await proc.start(gw.address, token)
+        links.append(link)
+        procs.append(proc)
+    for link in links:
+        await asyncio.wait_for(link.connected.wait(), 30)
+    counter = iter(range(1, 10**9))
+    per_task = messages // concurrency
+
+    async def worker(w: int) -> None:
+        for i in range(per_task):
+            rid = next(counter)
+            body, n_options = bodies[rid % len(bodies)]
+            msg = len_field(ARENA_REQUEST, key(REQ_ID, 0) + varint(rid) + body)
+            await links[(w + i) % 4].request(rid, msg, n_options, 30.0)
+
+    pids = [p.pid for p in procs if p.pid is not None]
+    cpu0 = time.process_time()
+    kids0 = proc_cpu(pids)
+    t0 = time.perf_counter()
+    await asyncio.gather(*(worker(w) for w in range(concurrency)))
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
+    kids = proc_cpu(pids) - kids0
+    for link in links:
+        link.close()
+    for proc in procs:
+        await proc.stop(2.0)
+    await gw.stop()
+    n = per_task * concurrency
+    lat = [x for link in links for x in link.stats.latencies]
+    return {
+        "decisions": n,
+        "seconds": wall,
+        "per_second": n / wall,
+        "cpu_us_per_decision": cpu / n * 1e6,
+        "client_cpu_us_per_decision": kids / n * 1e6,
+        "p50_ms": pct(lat, 0.5),
+        "p99_ms": pct(lat, 0.99),
+    }
 
 
 async def pingpong_run(
@@ -252,26 +326,39 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=64)
     ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument(
+        "--breakdown",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also run the arena with minimal bots and the gateway alone",
+    )
     args = ap.parse_args()
     req = request_size()
     ans = len(
         pb.BotMessage(answer=pb.Answer(request_id=123456, option_index=1)).SerializeToString()
     )
-    a = asyncio.run(arena_run(args.games, args.concurrency))
+    a = asyncio.run(arena_run(args.games, args.concurrency, example_bots()))
     p = asyncio.run(pingpong_run(int(a["decisions"]), args.concurrency, req, ans))
+    rows = [("arena", a)]
+    if args.breakdown:
+        m = asyncio.run(arena_run(args.games, args.concurrency, minimal_bots()))
+        g = asyncio.run(gateway_run(int(a["decisions"]), args.concurrency))
+        rows += [("  minimal bots", m), ("gateway only", g)]
+    rows.append(("ping-pong", p))
     print(
         f"message sizes: request ~{req} B, answer {ans} B; concurrency {args.concurrency}; "
         f"4 client processes; Unix socket"
     )
     print(
-        f"{'':12} {'decisions':>10} {'per s':>10} {'server CPU':>11} {'client CPU':>11} "
-        f"{'p50 ms':>8} {'p99 ms':>8}   (CPU: us per decision while playing)"
+        f"{'':14} {'decisions':>10} {'per s':>8} {'vs ping-pong':>13} {'server CPU':>11} "
+        f"{'client CPU':>11} {'p50 ms':>7} {'p99 ms':>7}   (CPU: us per decision, while playing)"
     )
-    for name, r in (("arena", a), ("ping-pong", p)):
+    for name, r in rows:
         print(
-            f"{name:12} {r['decisions']:>10.0f} {r['per_second']:>10.0f} "
+            f"{name:14} {r['decisions']:>10.0f} {r['per_second']:>8.0f} "
+            f"{r['per_second'] / p['per_second']:>13.1%} "
             f"{r['cpu_us_per_decision']:>11.0f} {r['client_cpu_us_per_decision']:>11.0f} "
-            f"{r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}"
+            f"{r['p50_ms']:>7.2f} {r['p99_ms']:>7.2f}"
         )
     print(f"arena / ping-pong throughput: {a['per_second'] / p['per_second']:.1%}")
     print(

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import heapq
+import math
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,33 +19,46 @@ from arena.faults import BotGone, FaultKind, IllegalAnswer
 from arena.protocol import pb
 
 
-def _expire(fut: asyncio.Future[int]) -> None:
-    if not fut.done():
-        fut.set_exception(TimeoutError())
-
-
 def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
 class Connection:
-    """One live stream: an outgoing queue drained by the gateway's handler."""
+    """One live stream: the messages waiting for the gateway's handler to write them."""
 
     def __init__(self, session_id: str, peer: str) -> None:
         self.session_id = session_id
         self.peer = peer
-        self.queue: asyncio.Queue[pb.ArenaMessage | bytes | None] = asyncio.Queue()
+        self._items: deque[pb.ArenaMessage | bytes | None] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+        self._loop = asyncio.get_running_loop()
         self.closed = False
         self.kicked = False
 
+    def _put(self, item: pb.ArenaMessage | bytes | None) -> None:
+        self._items.append(item)
+        w = self._waiter
+        if w is not None:
+            self._waiter = None
+            if not w.done():
+                w.set_result(None)
+
     def send(self, msg: pb.ArenaMessage | bytes) -> None:
         if not self.closed:
-            self.queue.put_nowait(msg)
+            self._put(msg)
+
+    async def get(self) -> pb.ArenaMessage | bytes | None:
+        """The next message to write; None when the stream is to close."""
+        items = self._items
+        while not items:
+            self._waiter = self._loop.create_future()
+            await self._waiter
+        return items.popleft()
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            self.queue.put_nowait(None)
+            self._put(None)
 
     def kick(self) -> None:
         """End the stream with UNAVAILABLE: a well-behaved bot reconnects."""
@@ -51,13 +66,24 @@ class Connection:
         self.close()
 
 
-@dataclass
 class Pending:
-    request_id: int
-    message: pb.ArenaMessage | bytes  # bytes: an encoded ArenaMessage
-    future: asyncio.Future[int]
-    n_options: int
-    sent_at: float = 0.0
+    """A request sent and not yet settled."""
+
+    __slots__ = ("request_id", "message", "future", "n_options", "sent_at")
+
+    def __init__(
+        self,
+        request_id: int,
+        message: pb.ArenaMessage | bytes,  # bytes: an encoded ArenaMessage
+        future: asyncio.Future[int],
+        n_options: int,
+        sent_at: float,
+    ) -> None:
+        self.request_id = request_id
+        self.message = message
+        self.future = future
+        self.n_options = n_options
+        self.sent_at = sent_at
 
 
 @dataclass
@@ -91,6 +117,11 @@ class BotLink:
         self.record_latency = False
         self.kick_after_answers: int | None = None
         self.persistent = False  # remote bots: the link lives for a whole tournament
+        # deadlines: a heap of (expiry, request id) and one timer for the earliest
+        self._deadlines: list[tuple[float, int]] = []
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = math.inf
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # ------------------------------------------------------------ stream lifecycle
     def attach(self, conn: Connection, hello: pb.Hello) -> None:
@@ -134,9 +165,15 @@ class BotLink:
             self._grace.cancel()
             self._grace = None
         for p in self.pending.values():
+            self.closed_ids.add(p.request_id)
             if not p.future.done():
                 p.future.set_exception(BotGone(kind, detail))
         self.pending.clear()
+        self._deadlines.clear()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+            self._timer_at = math.inf
         if self.conn is not None:
             self.conn.close()
             self.conn = None
@@ -159,44 +196,73 @@ class BotLink:
         if self.conn is not None:
             self.conn.send(msg)
 
-    async def ask(
+    def request(
         self, request_id: int, msg: pb.ArenaMessage | bytes, n_options: int, timeout: float
-    ) -> int:
-        """Send a decision request and wait for a legal answer index.
+    ) -> asyncio.Future[int]:
+        """Send a decision request; the future gives a legal answer index.
 
-        Raises TimeoutError, BotGone (crash/disconnect), or IllegalAnswer.
+        It fails with TimeoutError (no answer within ``timeout`` seconds), BotGone
+        (crash/disconnect) or IllegalAnswer. Raises BotGone at once if the bot is gone.
         """
         if self.gone is not None:
             raise BotGone(self.gone.kind, self.gone.detail)
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
         fut: asyncio.Future[int] = loop.create_future()
-        p = Pending(request_id, msg, fut, n_options, time.perf_counter())
-        self.pending[request_id] = p
+        self.pending[request_id] = Pending(
+            request_id, msg, fut, n_options, time.perf_counter() if self.record_latency else 0.0
+        )
         self.stats.requests += 1
         if self.conn is not None:
             self.conn.send(msg)
-        # a plain timer instead of asyncio.wait_for: one callback, no extra task per request
-        timer = loop.call_later(timeout, _expire, fut)
-        try:
-            return await fut
-        finally:
-            timer.cancel()
-            self.pending.pop(request_id, None)
+        expiry = loop.time() + timeout
+        heapq.heappush(self._deadlines, (expiry, request_id))
+        if expiry < self._timer_at:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = loop.call_at(expiry, self._expire_due)
+            self._timer_at = expiry
+        return fut
+
+    def _settle(self, request_id: int) -> Pending | None:
+        p = self.pending.pop(request_id, None)
+        if p is not None:
             self.closed_ids.add(request_id)
+        return p
+
+    def _expire_due(self) -> None:
+        """Time out every open request whose deadline has passed; re-arm for the next."""
+        self._timer = None
+        self._timer_at = math.inf
+        assert self._loop is not None
+        now = self._loop.time()
+        heap = self._deadlines
+        while heap and heap[0][0] <= now:
+            _, rid = heapq.heappop(heap)
+            p = self._settle(rid)
+            if p is not None and not p.future.done():
+                p.future.set_exception(TimeoutError())
+        while heap and heap[0][1] not in self.pending:  # settled already: drop
+            heapq.heappop(heap)
+        if heap:
+            self._timer_at = heap[0][0]
+            self._timer = self._loop.call_at(self._timer_at, self._expire_due)
 
     def on_answer(self, answer: pb.Answer) -> None:
-        p = self.pending.get(answer.request_id)
+        rid = answer.request_id
+        p = self._settle(rid)
         if p is None:
-            if answer.request_id in self.closed_ids:
+            if rid in self.closed_ids:
                 return  # a late (or repeated) answer to a settled request: just dropped
             self.stats.unknown_answers += 1
             # an answer to no open request: blame the oldest open one (it is what the bot
-            # should have answered); a late answer to a timed-out request is just dropped
+            # should have answered)
             if self.pending:
-                oldest = next(iter(self.pending.values()))
-                if not oldest.future.done():
+                oldest = self._settle(next(iter(self.pending)))
+                if oldest is not None and not oldest.future.done():
                     oldest.future.set_exception(
-                        IllegalAnswer(f"answer to unknown request id {answer.request_id}")
+                        IllegalAnswer(f"answer to unknown request id {rid}")
                     )
             return
         if p.future.done():

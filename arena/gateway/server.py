@@ -221,7 +221,7 @@ class Gateway(pb_grpc.ArenaServicer):
         reader = asyncio.create_task(self._read(request_iterator, link, conn))
         try:
             while True:
-                msg = await conn.queue.get()
+                msg = await conn.get()
                 if msg is None:
                     break
                 yield msg

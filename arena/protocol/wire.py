@@ -100,8 +100,14 @@ class ObservationEncoder:
         self.players: list[tuple[tuple[Any, ...], bytes] | None] = [None] * game.n
         self.discard_list: list[Any] | None = None
         self.discard_len = 0
-        self.discard_bytes = bytearray()
-        self.unseen_entry: dict[tuple[str, int], bytes] = {}
+        self.discard_bytes = b""
+        # unseen map entries by card type and count (labels are unique per card type)
+        self.unseen_entry: dict[Any, list[bytes | None]] = {}
+        self._unseen_dict: dict[Any, int] | None = None
+        self._unseen_types: list[Any] = []
+        self._unseen_counts: tuple[int, ...] = ()
+        self._unseen_parts: list[bytes] = []
+        self._unseen = b""
         self._order_list: list[int] | None = None
         self._order = b""
 
@@ -114,8 +120,8 @@ class ObservationEncoder:
             [
                 int_field(1, p.seat),
                 int_field(2, STATUS_TO_PB[p.status]),
-                *(str_field(3, c.label) for c in p.numbers),
-                *(str_field(4, c.label) for c in p.modifiers),
+                *[str_field(3, c.label) for c in p.numbers],
+                *[str_field(4, c.label) for c in p.modifiers],
                 int_field(5, len(p.extras)),
                 int_field(6, p.total),
                 int_field(7, line_value(self.game, p)),
@@ -126,47 +132,63 @@ class ObservationEncoder:
         self.players[p.seat] = (k, enc)
         return enc
 
+    def _unseen_entry(self, ctype: Any, n: int) -> bytes:
+        row = self.unseen_entry.get(ctype)
+        if row is None or len(row) <= n:
+            row = self.unseen_entry[ctype] = (row or []) + [None] * (n + 1 - len(row or []))
+        e = row[n]
+        if e is None:
+            e = row[n] = len_field(OBS_UNSEEN, str_field(1, ctype.label) + int_field(2, n))
+        return e
+
     def encode(self, seat: int) -> bytes:
         game = self.game
         discard = game.discard
         if discard is not self.discard_list or self.discard_len > len(discard):
             self.discard_list = discard
             self.discard_len = 0
-            self.discard_bytes = bytearray()
+            self.discard_bytes = b""
         if self.discard_len < len(discard):
-            for c in discard[self.discard_len :]:
-                self.discard_bytes += str_field(OBS_DISCARD, c.label)
+            self.discard_bytes += b"".join(
+                [str_field(OBS_DISCARD, c.label) for c in discard[self.discard_len :]]
+            )
             self.discard_len = len(discard)
-        unseen: dict[str, int] = {}
-        for ctype, n in game.deck_count.items():
-            if n:
-                unseen[ctype.label] = unseen.get(ctype.label, 0) + n
-        entries = self.unseen_entry
-        unseen_parts = []
-        for item in unseen.items():
-            e = entries.get(item)
-            if e is None:
-                e = entries[item] = len_field(
-                    OBS_UNSEEN, str_field(1, item[0]) + int_field(2, item[1])
-                )
-            unseen_parts.append(e)
+        # the unseen multiset changes by draws (one count at a time) or a reshuffle (a new
+        # count dict): patch the entries whose count changed, rebuild on a new dict
+        deck_size = len(game.deck)
+        dc = game.deck_count
+        counts = tuple(dc.values())
+        if dc is not self._unseen_dict or len(counts) != len(self._unseen_counts):
+            self._unseen_dict = dc
+            self._unseen_types = list(dc)
+            self._unseen_parts = [self._unseen_entry(ct, n) if n else b"" for ct, n in dc.items()]
+            self._unseen = b"".join(self._unseen_parts)
+        elif counts != self._unseen_counts:
+            parts = self._unseen_parts
+            types = self._unseen_types
+            for i, (was, n) in enumerate(zip(self._unseen_counts, counts, strict=True)):
+                if was != n:
+                    parts[i] = self._unseen_entry(types[i], n) if n else b""
+            self._unseen = b"".join(parts)
+        self._unseen_counts = counts
         if game.order is not self._order_list:  # a new list each round
             self._order_list = game.order
-            order_bytes = b"".join(varint(s) for s in game.order)
+            order_bytes = b"".join([varint(s) for s in game.order])
             self._order = len_field(OBS_ORDER, order_bytes) if order_bytes else b""
-        order = self._order
+        player = self._player
+        limbo = game.limbo
         return b"".join(
             [
                 self.head,
                 int_field(OBS_SEAT, seat),
                 int_field(OBS_ROUND, game.round),
                 int_field(OBS_DEALER, game.dealer),
-                order,
-                *(self._player(p) for p in game.players),
-                bytes(self.discard_bytes),
-                int_field(OBS_DECK_SIZE, len(game.deck)),
-                *unseen_parts,
-                *(str_field(OBS_PENDING, c.label) for c in game.limbo),
+                self._order,
+                *[player(p) for p in game.players],
+                self.discard_bytes,
+                int_field(OBS_DECK_SIZE, deck_size),
+                self._unseen,
+                *([str_field(OBS_PENDING, c.label) for c in limbo] if limbo else ()),
             ]
         )
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import sys
@@ -285,6 +286,9 @@ def run(
         want_forced=want_forced,
         reconnect_for=reconnect_for,
     )
+    # everything imported so far lives as long as the bot: keep it out of the collector's
+    # full passes, which otherwise rescan grpc's, protobuf's and the engine's modules
+    gc.freeze()
     try:
         asyncio.run(client.run())
     except BotRejected as e:

@@ -111,3 +111,36 @@ def test_tokens_are_kept_only_as_hashes() -> None:
     assert link.digest == token_hash(token) and token.encode() not in link.digest
     assert all(isinstance(k, bytes) and len(k) == 32 for k in gw.links)
     assert len(token) >= 40  # 32 random bytes, URL-safe
+
+
+def test_bot_link_times_out_each_open_request_at_its_own_deadline() -> None:
+    """One timer serves a link's deadlines: each open request fails with TimeoutError at
+    its own deadline, answered ones never do, and a late answer is dropped quietly."""
+    from arena.gateway.link import BotLink, Connection
+
+    async def main() -> None:
+        link = BotLink("b", token_hash("t"), reconnect_grace=1.0)
+        conn = Connection("s1", "peer")
+        link.attach(conn, pb.Hello())
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        slow = link.request(1, b"one", 2, 0.30)
+        fast = link.request(2, b"two", 2, 0.05)
+        answered = link.request(3, b"three", 2, 0.10)
+        link.on_answer(pb.Answer(request_id=3, option_index=1))
+        assert await answered == 1
+        ended: dict[int, float] = {}
+        for rid, fut in ((2, fast), (1, slow)):
+            try:
+                await fut
+            except TimeoutError:
+                ended[rid] = loop.time() - t0
+        assert set(ended) == {1, 2}
+        assert 0.05 <= ended[2] < ended[1]
+        assert ended[1] >= 0.30
+        link.on_answer(pb.Answer(request_id=1, option_index=0))  # late: dropped
+        assert link.stats.unknown_answers == 0
+        assert not link.pending
+        assert [await conn.get() for _ in range(3)] == [b"one", b"two", b"three"]
+
+    run(main())
