@@ -1,13 +1,14 @@
 """Gateway throughput: the arena next to a raw gRPC streaming ping-pong, in one run.
 
-    .venv/bin/python benchmarks/gateway_throughput.py [--games 64] [--concurrency 16]
+    .venv/bin/python benchmarks/gateway_throughput.py [--games 128] [--repeat 3]
 
 1. arena: a match of 4 example Python bots (separate processes, Unix socket, 16 games at
    once); decisions per second, the arena process's CPU per decision, round-trip latency.
 2. ping-pong: the same 4 client processes' worth of raw gRPC streams on a Unix socket, the
    same concurrency, with requests of the same size as the arena's average request and
    answers of the same size as an Answer; messages per second and latency.
-The ratio arena / ping-pong is printed. Both runs happen in this process, back to back.
+The ratio arena / ping-pong is printed. All rows run in this process, interleaved over
+``--repeat`` rounds; each ratio is taken within its round and the medians are printed.
 
 With ``--breakdown`` (the default; ``--no-breakdown`` skips it) two more rows show where
 the arena's time goes:
@@ -322,10 +323,20 @@ async def pingpong_run(
     }
 
 
+def _median_row(runs: list[dict[str, float]]) -> dict[str, float]:
+    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=64)
+    ap.add_argument("--games", type=int, default=128)
     ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="rounds of all rows, interleaved; medians are printed (default 3)",
+    )
     ap.add_argument(
         "--breakdown",
         action=argparse.BooleanOptionalAction,
@@ -337,35 +348,49 @@ def main() -> None:
     ans = len(
         pb.BotMessage(answer=pb.Answer(request_id=123456, option_index=1)).SerializeToString()
     )
-    a = asyncio.run(arena_run(args.games, args.concurrency, example_bots()))
-    p = asyncio.run(pingpong_run(int(a["decisions"]), args.concurrency, req, ans))
-    rows = [("arena", a)]
-    if args.breakdown:
-        m = asyncio.run(arena_run(args.games, args.concurrency, minimal_bots()))
-        g = asyncio.run(gateway_run(int(a["decisions"]), args.concurrency))
-        rows += [("  minimal bots", m), ("gateway only", g)]
-    rows.append(("ping-pong", p))
+    names = ["arena", "ping-pong"] + (["  minimal bots", "gateway only"] if args.breakdown else [])
+    runs: dict[str, list[dict[str, float]]] = {n: [] for n in names}
+    ratios: dict[str, list[float]] = {n: [] for n in names}
+    for _ in range(max(1, args.repeat)):
+        # each round runs every row back to back; a row's ratio is taken against the
+        # ping-pong of its own round, so slow phases of a shared machine cancel out
+        a = asyncio.run(arena_run(args.games, args.concurrency, example_bots()))
+        p = asyncio.run(pingpong_run(int(a["decisions"]), args.concurrency, req, ans))
+        got = {"arena": a, "ping-pong": p}
+        if args.breakdown:
+            got["  minimal bots"] = asyncio.run(
+                arena_run(args.games, args.concurrency, minimal_bots())
+            )
+            got["gateway only"] = asyncio.run(gateway_run(int(a["decisions"]), args.concurrency))
+        for name, r in got.items():
+            runs[name].append(r)
+            ratios[name].append(r["per_second"] / p["per_second"])
     print(
         f"message sizes: request ~{req} B, answer {ans} B; concurrency {args.concurrency}; "
-        f"4 client processes; Unix socket"
+        f"4 client processes; Unix socket; medians of {args.repeat} interleaved rounds"
     )
     print(
-        f"{'':14} {'decisions':>10} {'per s':>8} {'vs ping-pong':>13} {'server CPU':>11} "
-        f"{'client CPU':>11} {'p50 ms':>7} {'p99 ms':>7}   (CPU: us per decision, while playing)"
+        f"{'':14} {'decisions':>10} {'per s':>8} {'vs ping-pong':>13} {'(range)':>13} "
+        f"{'server CPU':>11} {'client CPU':>11} {'p50 ms':>7} {'p99 ms':>7}"
     )
-    for name, r in rows:
+    order = ["arena", "  minimal bots", "gateway only", "ping-pong"]
+    for name in [n for n in order if n in runs]:
+        r = _median_row(runs[name])
+        lo, hi = min(ratios[name]), max(ratios[name])
         print(
             f"{name:14} {r['decisions']:>10.0f} {r['per_second']:>8.0f} "
-            f"{r['per_second'] / p['per_second']:>13.1%} "
+            f"{statistics.median(ratios[name]):>13.1%} {f'{lo:.0%}-{hi:.0%}':>13} "
             f"{r['cpu_us_per_decision']:>11.0f} {r['client_cpu_us_per_decision']:>11.0f} "
             f"{r['p50_ms']:>7.2f} {r['p99_ms']:>7.2f}"
         )
-    print(f"arena / ping-pong throughput: {a['per_second'] / p['per_second']:.1%}")
+    print("(CPU: microseconds per decision while playing; server = the arena process)")
+    a, p = _median_row(runs["arena"]), _median_row(runs["ping-pong"])
+    print(f"arena / ping-pong throughput: {statistics.median(ratios['arena']):.1%}")
     print(
         f"latency added per decision: p50 {a['p50_ms'] - p['p50_ms']:+.2f} ms, "
         f"p99 {a['p99_ms'] - p['p99_ms']:+.2f} ms"
     )
-    print(f"arena faults during the run: {a['faults']:.0f}")
+    print(f"arena faults during the run: {sum(r['faults'] for r in runs['arena']):.0f}")
 
 
 if __name__ == "__main__":
