@@ -33,7 +33,8 @@ def ruleset_for(variant: str, brutal: bool, target_score: int) -> Ruleset:
     return rules.with_options(**changes) if changes else rules
 
 
-def _by_label(rules: Ruleset) -> dict[str, Card]:
+def cards_by_label(rules: Ruleset) -> dict[str, Card]:
+    """One card object per label of a ruleset (shared, read-only)."""
     key = id(rules.cards)
     table = _CARDS.get(key)
     if table is None:
@@ -67,11 +68,6 @@ def make_player(
     return p
 
 
-def cards_by_label(rules: Ruleset) -> dict[str, Card]:
-    """One card object per label of a ruleset (shared, read-only)."""
-    return _by_label(rules)
-
-
 class PublicGame:
     """The public state of a game, shaped like :class:`~engine.game.Game` for policies."""
 
@@ -87,7 +83,7 @@ class PublicGame:
         deck_size: int,
     ) -> None:
         self.ruleset = rules
-        by_label = _by_label(rules)
+        by_label = cards_by_label(rules)
         sc = by_label.get("SECOND_CHANCE")
         self.n = seats
         self.order = list(order)

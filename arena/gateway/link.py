@@ -66,24 +66,15 @@ class Connection:
         self.close()
 
 
+@dataclass(slots=True)
 class Pending:
     """A request sent and not yet settled."""
 
-    __slots__ = ("request_id", "message", "future", "n_options", "sent_at")
-
-    def __init__(
-        self,
-        request_id: int,
-        message: pb.ArenaMessage | bytes,  # bytes: an encoded ArenaMessage
-        future: asyncio.Future[int],
-        n_options: int,
-        sent_at: float,
-    ) -> None:
-        self.request_id = request_id
-        self.message = message
-        self.future = future
-        self.n_options = n_options
-        self.sent_at = sent_at
+    request_id: int
+    message: pb.ArenaMessage | bytes  # bytes: an encoded ArenaMessage
+    future: asyncio.Future[int]
+    n_options: int
+    sent_at: float  # perf_counter, when latencies are recorded
 
 
 @dataclass

@@ -8,10 +8,12 @@ values the engine uses, so bots can run the built-in policies (engine.view.Publi
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from typing import Any
 
 from arena.protocol import pb
 from engine import Decision, Game, Ruleset
+from engine.cards import Card, CardType
 from engine.events import EVENT_FIELDS
 from engine.game import FLIP7_BONUS, HIT, HIT_OR_STAY, STAY, Player
 from engine.scoring import line_value
@@ -219,40 +221,6 @@ class _LazyPlayers(Sequence[Player]):
         return p
 
 
-def _lazy_order(g: ObservationGame) -> Any:
-    return list(g._obs.order)
-
-
-def _lazy_players(g: ObservationGame) -> Any:
-    views = g._obs.players
-    if any(v.seat != i for i, v in enumerate(views)):  # not in seat order: build them all
-        return public_game_eager(g._obs).players
-    return _LazyPlayers(views, g._by_label)
-
-
-def _lazy_discard(g: ObservationGame) -> Any:
-    by_label = g._by_label
-    return [by_label[label] for label in g._obs.discard]
-
-
-def _lazy_deck_count(g: ObservationGame) -> Any:
-    by_label = g._by_label
-    return {by_label[label].type: n for label, n in g._obs.unseen.items() if n}
-
-
-def _lazy_deck(g: ObservationGame) -> Any:
-    return [None] * g._obs.deck_size
-
-
-_LAZY = {
-    "order": _lazy_order,
-    "players": _lazy_players,
-    "discard": _lazy_discard,
-    "deck_count": _lazy_deck_count,
-    "deck": _lazy_deck,
-}
-
-
 class ObservationGame(PublicGame):
     """A :class:`~engine.view.PublicGame` over a protocol Observation, decoded on demand.
 
@@ -269,44 +237,35 @@ class ObservationGame(PublicGame):
         self._obs = obs
         self._by_label = cards_by_label(self.ruleset)
 
-    def __getattr__(self, name: str) -> Any:
-        build = _LAZY.get(name)
-        if build is None:
-            raise AttributeError(name)
-        value = build(self)
-        setattr(self, name, value)
-        return value
+    @cached_property
+    def order(self) -> list[int]:  # type: ignore[override]
+        return list(self._obs.order)
+
+    @cached_property
+    def players(self) -> Sequence[Player]:  # type: ignore[override]
+        views = self._obs.players
+        if all(v.seat == i for i, v in enumerate(views)):
+            return _LazyPlayers(views, self._by_label)
+        lazy = _LazyPlayers(sorted(views, key=lambda v: v.seat), self._by_label)
+        return list(lazy)  # not in seat order (the arena sends them in order): all at once
+
+    @cached_property
+    def discard(self) -> list[Card]:  # type: ignore[override]
+        return [self._by_label[label] for label in self._obs.discard]
+
+    @cached_property
+    def deck_count(self) -> dict[CardType, int]:  # type: ignore[override]
+        by_label = self._by_label
+        return {by_label[label].type: n for label, n in self._obs.unseen.items() if n}
+
+    @cached_property
+    def deck(self) -> Sequence[None]:  # type: ignore[override]
+        return [None] * self._obs.deck_size
 
 
 def public_game(obs: pb.Observation) -> PublicGame:
     """A protocol Observation as a PublicGame for the built-in policies (lazily decoded)."""
     return ObservationGame(obs)
-
-
-def public_game_eager(obs: pb.Observation) -> PublicGame:
-    """The same, with every part decoded at once."""
-    r = obs.ruleset
-    return PublicGame(
-        ruleset_for(r.variant or obs.variant, r.brutal, r.target_score),
-        obs.seats,
-        obs.order,
-        obs.round,
-        (
-            (
-                p.seat,
-                STATUS_FROM_PB[p.status],
-                p.numbers,
-                p.modifiers,
-                p.second_chances,
-                p.total,
-                p.flip7,
-            )
-            for p in obs.players
-        ),
-        obs.discard,
-        obs.unseen,
-        obs.deck_size,
-    )
 
 
 def event_from_pb(msg: pb.Event) -> dict[str, Any]:

@@ -102,7 +102,7 @@ class ObservationEncoder:
         self.discard_len = 0
         self.discard_bytes = b""
         # unseen map entries by card type and count (labels are unique per card type)
-        self.unseen_entry: dict[Any, list[bytes | None]] = {}
+        self.unseen_entry: dict[tuple[Any, int], bytes] = {}
         self._unseen_dict: dict[Any, int] | None = None
         self._unseen_types: list[Any] = []
         self._unseen_counts: tuple[int, ...] = ()
@@ -133,12 +133,12 @@ class ObservationEncoder:
         return enc
 
     def _unseen_entry(self, ctype: Any, n: int) -> bytes:
-        row = self.unseen_entry.get(ctype)
-        if row is None or len(row) <= n:
-            row = self.unseen_entry[ctype] = (row or []) + [None] * (n + 1 - len(row or []))
-        e = row[n]
+        k = (ctype, n)
+        e = self.unseen_entry.get(k)
         if e is None:
-            e = row[n] = len_field(OBS_UNSEEN, str_field(1, ctype.label) + int_field(2, n))
+            e = self.unseen_entry[k] = len_field(
+                OBS_UNSEEN, str_field(1, ctype.label) + int_field(2, n)
+            )
         return e
 
     def encode(self, seat: int) -> bytes:

@@ -13,15 +13,16 @@ from arena.protocol import pb
 from arena.protocol.convert import (
     KIND_TO_PB,
     event_pb,
+    observation_dict,
     observation_pb,
     options_pb,
     public_game,
-    public_game_eager,
     ruleset_pb,
 )
 from arena.protocol.wire import RequestEncoder
 from engine import RULESETS, Game
 from engine.policies import make_policy
+from engine.view import PublicGame
 
 VARIANTS = [("base", False), ("vengeance", False), ("vengeance", True)]
 
@@ -90,11 +91,12 @@ def test_policies_choose_the_same_on_the_lazy_view_as_on_the_game(
     assert checked > 1000
 
 
-def test_the_lazy_view_holds_what_the_eager_view_holds() -> None:
+def test_the_lazy_view_holds_what_the_view_of_the_observation_dict_holds() -> None:
     for game in _games("vengeance", True, 12):
         while not game.over:
             obs = observation_pb(game, 0)
-            lazy, eager = public_game(obs), public_game_eager(obs)
+            lazy = public_game(obs)
+            eager = PublicGame.from_observation(observation_dict(obs))
             assert (lazy.n, lazy.round, lazy.order) == (eager.n, eager.round, eager.order)
             assert lazy.ruleset == eager.ruleset
             assert lazy.discard == eager.discard
@@ -113,3 +115,18 @@ def test_the_lazy_view_holds_what_the_eager_view_holds() -> None:
             assert [p.seat for p in lazy.players[1:]] == [p.seat for p in eager.players[1:]]
             d = game.decision
             game.step(len(d.options) - 1)
+
+
+def test_the_lazy_view_puts_players_out_of_seat_order_back_in_order() -> None:
+    game = list(_games("base", False, 4))[3]  # four seats
+    game.step(0)
+    obs = observation_pb(game, 0)
+    shuffled = pb.Observation()
+    shuffled.CopyFrom(obs)
+    del shuffled.players[:]
+    shuffled.players.extend(reversed(obs.players))
+    assert game.n == 4
+    assert [p.seat for p in public_game(shuffled).players] == [0, 1, 2, 3]
+    assert [p.total for p in public_game(shuffled).players] == [
+        p.total for p in public_game(obs).players
+    ]
