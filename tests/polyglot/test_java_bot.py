@@ -11,78 +11,26 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
+from kit import build, check_names, play_python_bots
 
-from arena.check import run_checks
 from arena.gateway.server import Gateway
 from arena.match import BotEntry, MatchSpec, run_match
-
-ROOT = Path(__file__).resolve().parents[2]
-BOT_DIR = ROOT / "bots/examples/java"
-RUN = BOT_DIR / "run.sh"
-UNDER_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-TOOLS = ("java", "javac", "jar", "protoc")
-PLUGIN = "/usr/bin/grpc_java_plugin"
-
-
-def _unavailable(why: str) -> None:
-    if UNDER_CI:
-        pytest.fail(f"Java bot: {why}")
-    pytest.skip(f"Java bot: {why}")
 
 
 @pytest.fixture(scope="session")
 def java_bot() -> str:
-    """Builds the bot once per session (build.sh is idempotent) and returns its command."""
-    missing = [t for t in TOOLS if shutil.which(t) is None]
-    if not (shutil.which("grpc_java_plugin") or Path(PLUGIN).exists()):
-        missing.append("grpc_java_plugin")
-    if missing:
-        _unavailable(f"missing {', '.join(missing)} (see bots/examples/java/README.md)")
-    proc = subprocess.run(
-        ["bash", str(BOT_DIR / "build.sh")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if proc.returncode != 0:
-        _unavailable(f"build.sh failed:\n{proc.stdout}\n{proc.stderr}")
-    return str(RUN)
-
-
-def _python_bot(name: str) -> str:
-    return f"python {ROOT / 'bots/examples/python' / name / 'bot.py'}"
+    return build("java")
 
 
 def test_java_bot_passes_compliance_suite(java_bot: str) -> None:
-    checks = asyncio.run(run_checks(java_bot))
-    failed = [c for c in checks if not c.ok]
-    for c in checks:
-        print(f"{'ok ' if c.ok else 'FAIL'} {c.name}: {c.detail}")
-    assert not failed, "; ".join(f"{c.name}: {c.detail}" for c in failed)
+    check_names(java_bot)
 
 
 @pytest.mark.parametrize("variant", ["base", "vengeance"])
 def test_java_bot_plays_python_bots(java_bot: str, variant: str) -> None:
-    spec = MatchSpec(
-        bots=[
-            BotEntry("java", command=java_bot),
-            BotEntry("py-ev", command=_python_bot("ev")),
-            BotEntry("py-threshold", command=_python_bot("threshold")),
-        ],
-        games=6,
-        seed=11,
-        variant=variant,
-        concurrency=6,
-    )
-    result = asyncio.run(run_match(spec))
-    faults = [f"{g.game_id}: {f.kind} {f.detail}" for g in result.games for f in g.faults]
-    assert not faults, f"{faults}\njava log:\n{result.logs.get('java', '')[-3000:]}"
-    assert all(g.status == "completed" for g in result.games)
+    result = play_python_bots("java", java_bot, variant=variant, seed=11, concurrency=6)
     assert sum(g.decisions for g in result.games) > 0
     java = next(r for r in result.seat_summary() if r["bot"] == "java")
     assert java["mean_total"] > 0

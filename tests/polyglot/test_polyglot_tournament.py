@@ -7,56 +7,29 @@ with its own language's gRPC stack, built from Debian or npm packages only.
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from kit import LANGUAGES, build, python_bot
 from sqlmodel import Session, create_engine, select
 
 from arena.store.models import Game
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
 
-ROOT = Path(__file__).resolve().parents[2]
-EX = ROOT / "bots" / "examples"
-UNDER_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-# language -> (build script, command the arena runs, tool that must exist)
-LANGUAGES = {
-    "node": (EX / "node" / "build.sh", str(EX / "node" / "run.sh"), "npm"),
-    "cpp": (EX / "cpp" / "build.sh", str(EX / "cpp" / "build" / "flip7-bot"), "grpc_cpp_plugin"),
-    "go": (EX / "go" / "build.sh", str(EX / "go" / "build" / "flip7-bot"), "go"),
-    "java": (EX / "java" / "build.sh", str(EX / "java" / "run.sh"), "javac"),
-}
-
 
 @pytest.fixture(scope="module")
 def built_bots() -> dict[str, str]:
-    commands = {}
-    for lang, (script, command, tool) in LANGUAGES.items():
-        if shutil.which(tool) is None:
-            msg = f"{lang}: {tool} is not installed (scripts/services installs it)"
-            if UNDER_CI:
-                pytest.fail(msg)
-            pytest.skip(msg)
-        r = subprocess.run(
-            ["bash", str(script)], capture_output=True, text=True, timeout=900, check=False
-        )
-        assert r.returncode == 0, f"{lang} build failed:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
-        commands[lang] = command
-    return commands
+    return {lang: build(lang) for lang in LANGUAGES}
 
 
 def test_a_tournament_of_every_language_completes_with_no_faults(
     built_bots: dict[str, str], tmp_path: Path
 ) -> None:
-    py = EX / "python"
     entries = [EntrySpec(lang, command=cmd) for lang, cmd in built_bots.items()]
     entries += [
-        EntrySpec("python-ev", command=f"python {py / 'ev' / 'bot.py'}"),
-        EntrySpec("python-threshold", command=f"python {py / 'threshold' / 'bot.py'} 23"),
-        EntrySpec("python-random", command=f"python {py / 'random' / 'bot.py'}"),
+        EntrySpec("python-ev", command=python_bot("ev")),
+        EntrySpec("python-threshold", command=python_bot("threshold", "23")),
+        EntrySpec("python-random", command=python_bot("random")),
     ]
     db = f"sqlite:///{tmp_path / 'polyglot.db'}"
     cfg = TournamentConfig(
