@@ -110,12 +110,20 @@ final class Pile {
 
     private double exact(Line l, int k) {
         if (k <= 0 || l.busted || l.flip7 || total == 0) return worth(l);
+        return overNextCard(l, next -> exact(next, k - 1));
+    }
+
+    /**
+     * The expectation of {@code f} over the next card: each card still in the pile (the
+     * neutral ones leave the line as it is) weighted by its count. The pile is restored.
+     */
+    private double overNextCard(Line l, java.util.function.ToDoubleFunction<Line> f) {
         double acc = 0;
         if (neutral > 0) {
             int n = neutral;
             neutral--;
             total--;
-            acc += n * exact(l, k - 1);
+            acc += n * f.applyAsDouble(l);
             neutral++;
             total++;
         }
@@ -126,11 +134,11 @@ final class Pile {
             draw(next, labels[i]);
             counts[i]--;
             total--;
-            acc += n * exact(next, k - 1);
+            acc += n * f.applyAsDouble(next);
             counts[i]++;
             total++;
         }
-        return acc / (total);
+        return acc / total;
     }
 
     private int[] deck; // the pile as one card per slot: an index into labels, or -1 (neutral)
@@ -177,26 +185,6 @@ final class Pile {
     /** Expected worth of drawing one card now and then playing on (depth-1 lookahead). */
     double continuation(Line l, int depth) {
         if (total == 0) return worth(l);
-        double acc = 0;
-        if (neutral > 0) {
-            int n = neutral;
-            neutral--;
-            total--;
-            acc += n * playOn(l, depth - 1);
-            neutral++;
-            total++;
-        }
-        for (int i = 0; i < labels.length; i++) {
-            int n = counts[i];
-            if (n == 0) continue;
-            Line next = l.copy();
-            draw(next, labels[i]);
-            counts[i]--;
-            total--;
-            acc += n * playOn(next, depth - 1);
-            counts[i]++;
-            total++;
-        }
-        return acc / total;
+        return overNextCard(l, next -> playOn(next, depth - 1));
     }
 }
