@@ -69,7 +69,8 @@ def match_id() -> str:
 def containers(client: Any, **labels: str) -> list[Any]:
     """Containers (any state) with the arena label and the given labels."""
     filters = [rt.LABEL] + [f"{k}={v}" for k, v in labels.items()]
-    return client.containers.list(all=True, filters={"label": filters})
+    # a container may be removed between the listing and its inspection: skip it then
+    return client.containers.list(all=True, filters={"label": filters}, ignore_removed=True)
 
 
 def by_owner(client: Any, owner: str) -> list[Any]:
