@@ -76,6 +76,13 @@ def _ruleset(variant: str, brutal: bool) -> Any:
     return get_ruleset(variant, brutal=brutal) if brutal else get_ruleset(variant)
 
 
+SEED_HELP = (
+    "Seed for a reproducible run: the same seed plays the same games. Without it, deals "
+    "come from a fresh secret that no bot can predict. A seeded event's deals are "
+    "guessable by anyone who knows or guesses the seed: use it for tests and trusted bots."
+)
+
+
 def _seed(seed: str) -> int:
     from arena.seeds import MAX_SEED
 
@@ -86,6 +93,23 @@ def _seed(seed: str) -> int:
     if not 0 <= value <= MAX_SEED:
         raise UsageProblem(f"bad seed {seed}: must be between 0 and 2^63-1", param="--seed")
     return value
+
+
+def _optional_seed(seed: str | None) -> int | None:
+    return None if seed is None else _seed(seed)
+
+
+def warn_guessable(seed: int | None, untrusted: list[str]) -> None:
+    """Say on stderr that a seeded event's deals can be predicted by the bots in it."""
+    if seed is None or not untrusted:
+        return
+    err.print(
+        f"warning: --seed {seed} makes every deal reproducible, so a bot that knows or "
+        f"guesses the seed can predict every card ({', '.join(untrusted)}); leave --seed "
+        "out for a competition",
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 def _policies(specs: list[str], seats: int) -> list[str]:
@@ -189,7 +213,7 @@ def demo(
     games: Annotated[int, typer.Option("--games", metavar="G", min=1, help="Games per table.")] = 4,
     rounds: Annotated[int, typer.Option("--rounds", metavar="R", min=1, help="Swiss rounds.")] = 5,
     variant: VariantOpt = "base",
-    seed: Annotated[str, typer.Option("--seed", metavar="S", help="Master seed.")] = "2026",
+    seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
     out_dir: Annotated[
         Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
     ] = Path("reports"),
@@ -219,7 +243,7 @@ def demo(
         games=games,
         concurrency=8,
         variant=variant,
-        seed=_seed(seed),
+        seed=_optional_seed(seed),
         name="demo",
     )
     tid = create_tournament(cfg, db)

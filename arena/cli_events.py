@@ -10,16 +10,18 @@ import typer
 from rich.table import Table
 
 from arena.cli import (
+    SEED_HELP,
     BrutalOpt,
     DbOpt,
     JsonOpt,
     VariantOpt,
+    _optional_seed,
     _ruleset,
-    _seed,
     app,
     emit_json,
     err,
     out,
+    warn_guessable,
 )
 from arena.cli_play import bot_app, parse_bots
 from arena.console import make_progress
@@ -341,7 +343,7 @@ def tournament(
     ] = 8,
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
-    seed: Annotated[str, typer.Option("--seed", metavar="S", help="Master seed.")] = "1",
+    seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
     challenger: Annotated[
         list[str] | None,
         typer.Option("--challenger", metavar="BOT", help="Gauntlet: a challenger (repeatable)."),
@@ -397,16 +399,19 @@ def tournament(
     if format == "gauntlet" and not challenger:
         raise UsageProblem("a gauntlet needs at least one --challenger", param="--challenger")
     _ruleset(variant, brutal)
+    master = _optional_seed(seed)
+    entries = _entries(bots, challenger or [], db)
+    warn_guessable(master, [e.name for e in entries if e.policy is None])
     cfg = TournamentConfig(
         format=format,
-        entries=_entries(bots, challenger or [], db),
+        entries=entries,
         seats=seats,
         rounds=rounds,
         games=games,
         concurrency=concurrency,
         variant=variant,
         brutal=brutal,
-        seed=_seed(seed),
+        seed=master,
         name=name,
         deadline=deadline,
         container=_limits(memory, cpus, pids),

@@ -14,16 +14,18 @@ import typer
 from rich.table import Table
 
 from arena.cli import (
+    SEED_HELP,
     BrutalOpt,
     DbOpt,
     JsonOpt,
     VariantOpt,
+    _optional_seed,
     _ruleset,
-    _seed,
     app,
     emit_json,
     err,
     out,
+    warn_guessable,
 )
 from arena.console import progress_bar
 from arena.errors import UsageProblem
@@ -146,7 +148,7 @@ def match(
     games: Annotated[int, typer.Option("--games", metavar="G", min=1, help="Games.")] = 10,
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
-    seed: Annotated[str, typer.Option("--seed", metavar="S", help="Master seed.")] = "1",
+    seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
     concurrency: Annotated[
         int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
     ] = 16,
@@ -179,10 +181,12 @@ def match(
     if not 1 <= len(entries) <= 18:
         raise UsageProblem(f"a table has 1 to 18 seats, got {len(entries)}", param="--bot")
     _ruleset(variant, brutal)
+    master = _optional_seed(seed)
+    warn_guessable(master, [e.name for e in entries if e.policy is None])
     spec = MatchSpec(
         bots=entries,
         games=games,
-        seed=_seed(seed),
+        seed=master,
         variant=variant,
         brutal=brutal,
         concurrency=concurrency,
@@ -196,7 +200,13 @@ def match(
             (logs / f"{name.replace('/', '_')}.log").write_text(text)
     seats = result.seat_summary()
     if as_json:
-        emit_json({"games": [g.as_dict(events=events) for g in result.games], "seats": seats})
+        emit_json(
+            {
+                "games": [g.as_dict(events=events) for g in result.games],
+                "seats": seats,
+                "seed": spec.seed,  # the match is over: --seed with it replays every game
+            }
+        )
         return
     table = Table(title=f"{games} game(s) of {variant}{' brutal' if brutal else ''}")
     for col in ("bot", "wins", "mean total", "faults"):

@@ -26,7 +26,7 @@ from arena.protocol import pb
 from arena.protocol.convert import KIND_TO_PB, event_pb, ruleset_pb
 from arena.protocol.wire import RequestEncoder
 from arena.runtime.process import ProcessBot
-from arena.seeds import derive_seed
+from arena.seeds import bot_seed, fresh_match_seed, game_seed
 from engine import STAY, Decision, Game, get_ruleset
 from engine.events import event_dict
 from engine.policies import make_policy
@@ -78,7 +78,10 @@ class BotEntry:
 class MatchSpec:
     bots: list[BotEntry]  # one per seat
     games: int = 1
-    seed: int = 1
+    # the match's deal seed: every game's deal and bot seed derive from it with a keyed
+    # function (arena.seeds). None: a fresh secret, so nobody can predict a card; give a
+    # number only for a reproducible run (anyone who knows it can predict every deal).
+    seed: int | None = None
     variant: str = "base"
     brutal: bool = False
     target_score: int = 200
@@ -95,6 +98,10 @@ class MatchSpec:
     # resource limits for container bots (runtime/docker.py ContainerLimits; None: defaults)
     container_limits: Any = None
 
+    def __post_init__(self) -> None:
+        if self.seed is None:
+            self.seed = fresh_match_seed()
+
     @property
     def seats(self) -> int:
         return len(self.bots)
@@ -106,7 +113,14 @@ class MatchSpec:
         return [(s + shift) % n for s in range(n)]
 
     def game_seed(self, index: int) -> int:
-        return derive_seed(self.seed, "game", index)
+        """The deal of game ``index``."""
+        assert self.seed is not None
+        return game_seed(self.seed, index)
+
+    def bot_seed(self, index: int, seat: int) -> int:
+        """The seed for the randomness of the bot at ``seat`` in game ``index``."""
+        assert self.seed is not None
+        return bot_seed(self.seed, index, seat)
 
 
 @dataclass
@@ -407,7 +421,7 @@ class MatchRunner:
             entry = spec.bots[b]
             policy = None
             if entry.policy is not None:
-                policy = make_policy(entry.policy, derive_seed(rec.seed, "bot", s))
+                policy = make_policy(entry.policy, spec.bot_seed(rec.index, s))
             seats.append(_Seat(s, b, entry.name, self.links[b], policy, pol_cfg.time_bank))
         ask_forced = any(st.link is not None and st.link.want_forced for st in seats)
         rules = self.rules.with_options(auto_single=False) if ask_forced else self.rules
@@ -437,7 +451,7 @@ class MatchRunner:
                             seat_names=names,
                             deadline_ms=int(pol_cfg.deadline * 1000),
                             time_bank_ms=int(pol_cfg.time_bank * 1000),
-                            bot_seed=derive_seed(rec.seed, "bot", st.seat),
+                            bot_seed=spec.bot_seed(rec.index, st.seat),
                         )
                     )
                 )
@@ -473,6 +487,8 @@ class MatchRunner:
                             ranks=rec.ranks,
                             winners=rec.winners,
                             rounds=rec.rounds,
+                            # the game is over and its deal is its own (keyed seeds):
+                            # revealing it cannot help predict another game
                             seed=rec.seed,
                             events=events_for(st),
                             faults=[

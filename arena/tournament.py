@@ -25,7 +25,7 @@ from arena.errors import ArenaError
 from arena.faults import FaultPolicy
 from arena.gateway.server import Gateway
 from arena.match import BotEntry, MatchResult, MatchRunner, MatchSpec
-from arena.seeds import derive_seed
+from arena.seeds import DealKey
 from arena.standings import GameRow, StandingRow, compute_standings
 from arena.store.db import get_engine
 from arena.store.models import Entry, Game, Match, Round, Tournament, now
@@ -56,7 +56,9 @@ class TournamentConfig:
     concurrency: int = 16  # games at once, over all tables
     variant: str = "base"
     brutal: bool = False
-    seed: int = 1
+    # None: a fresh secret deal key (nobody can predict a card); a number: a reproducible
+    # event (same seed, same games) whose deals anyone who knows the seed can predict
+    seed: int | None = None
     name: str = ""
     deadline: float = 1.0
     time_bank: float = 10.0
@@ -95,7 +97,7 @@ def _scheduler(t: Tournament, entries: list[Entry]) -> Any:
         t.seats,
         rounds=t.rounds or None,
         challengers=challengers,
-        seed=t.seed,
+        seed=t.deal_key().seed("schedule"),
     )
 
 
@@ -120,6 +122,7 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
         games_per_match=cfg.games,
         concurrency=cfg.concurrency,
         seed=cfg.seed,
+        secret=DealKey.fresh().hex() if cfg.seed is None else None,
         options={
             "deadline": cfg.deadline,
             "time_bank": cfg.time_bank,
@@ -325,6 +328,7 @@ class TournamentRunner:
             [Standing(r.bot, r.points, r.games, r.elo or 1500.0) for r in standings],
             history,
         )
+        key = t.deal_key()
         with Session(self.eng, expire_on_commit=False) as s:
             rnd = Round(tournament_id=self.tid, index=index, byes=list(plan.byes), note=plan.note)
             s.add(rnd)
@@ -336,7 +340,7 @@ class TournamentRunner:
                     round_id=rnd.id,  # type: ignore[arg-type]
                     table=i,
                     seats=list(table.seats),
-                    seed=derive_seed(t.seed, "round", index, "table", i),
+                    seed=key.seed("round", index, "table", i),
                     games=t.games_per_match,
                 )
                 s.add(m)

@@ -13,6 +13,8 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from arena.seeds import DealKey
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -54,11 +56,27 @@ class Tournament(SQLModel, table=True):
     rounds: int
     games_per_match: int
     concurrency: int = 16
-    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    # a reproducible event's seed (its deals are guessable); None: secret deals
+    seed: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    # hex of a secret event's deal key (arena.seeds): never sent to a bot, shown only once
+    # the event is over; None for a seeded event, whose key derives from its seed
+    secret: str | None = Field(default=None, max_length=64)
     status: str = Field(default="running", max_length=16)  # running | completed | failed
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
     created: datetime = Field(default_factory=now)
     finished: datetime | None = None
+
+    def deal_key(self) -> DealKey:
+        """The key every seed of this event derives from (arena.seeds)."""
+        if self.secret:
+            return DealKey.from_hex(self.secret)
+        if self.seed is None:
+            raise ValueError(f"tournament {self.id} has neither a seed nor a deal key")
+        return DealKey.from_seed(self.seed)
+
+    @property
+    def reproducible(self) -> bool:
+        return not self.secret
 
 
 class Entry(SQLModel, table=True):

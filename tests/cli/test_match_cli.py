@@ -45,7 +45,9 @@ def test_match_json_reports_games_and_seats(tmp_path: Path) -> None:
     )
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert set(data) == {"games", "seats"}
+    assert set(data) == {"games", "seats", "seed"}
+    assert data["seed"] == 4  # the match seed, to replay it
+    assert "warning: --seed 4" in r.stderr and "predict every card" in r.stderr
     assert [s["bot"] for s in data["seats"]] == ["ev", "threshold", "random"]
     for s in data["seats"]:
         assert set(s) == {"bot", "wins", "mean_total", "faults"} and s["faults"] == {}

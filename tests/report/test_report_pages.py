@@ -254,7 +254,9 @@ def test_tournament_page_states_the_format_parameters_and_seed(site: Site) -> No
     assert pairs["seats per table"] == str(t.seats)
     assert pairs["rounds"] == str(t.rounds)
     assert pairs["games per table"] == str(t.games_per_match)
-    assert pairs["seed"] == str(t.seed)
+    seed, _, note = pairs["seed"].partition(" ")
+    assert seed == str(t.seed)
+    assert "reproducible" in note and "predict every deal" in note  # guessable, and says so
     assert pairs["max strikes"] == str(t.options["max_strikes"])
 
 
