@@ -232,5 +232,6 @@ def test_tournament_cli_warns_when_a_seed_meets_external_bots(
         if warned:
             assert "cracker" in text and "predict every card" in text
     # built-in policies cannot cheat: a seeded event of them is not warned about
-    assert main([*args[:-2], "--bots", "builtin:random", "--bots", "builtin:ev", "--seed", "3"]) == 0
+    builtins = ["--bots", "builtin:random", "--bots", "builtin:ev", "--seed", "3"]
+    assert main([*args[:-2], *builtins]) == 0
     assert "warning" not in capsys.readouterr().err
