@@ -1,4 +1,4 @@
-"""Fault kinds and records (DESIGN.md, fault policy): every game ends with a reason."""
+"""Fault kinds and records (docs/architecture.md, fault policy): every game ends with a reason."""
 
 from __future__ import annotations
 

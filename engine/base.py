@@ -1,4 +1,4 @@
-"""Card behaviour of the base game (RULES.md section B), one small function per card.
+"""Card behaviour of the base game (docs/rules.md section B), one small function per card.
 
 Receive handlers have the signature ``(game, seat, card)`` and return ``None`` when the card
 took effect at once, or a generator (a *flow*) that yields decisions. Apply handlers

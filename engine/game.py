@@ -31,7 +31,7 @@ STAYED = "stayed"
 FROZEN = "frozen"
 BUSTED = "busted"
 
-# Decision kinds (RULES.md, "Decision points")
+# Decision kinds (docs/rules.md, "Decision points")
 HIT_OR_STAY = "HIT_OR_STAY"
 CHOOSE_TARGET = "CHOOSE_TARGET"
 GIVE_SECOND_CHANCE = "GIVE_SECOND_CHANCE"

@@ -1,4 +1,4 @@
-"""Card behaviour of Flip 7: With a Vengeance (RULES.md section V) and Brutal mode (V8).
+"""Card behaviour of Flip 7: With a Vengeance (docs/rules.md section V) and Brutal mode (V8).
 
 Like :mod:`engine.base`, each card type carries its own small receive/apply functions; the
 game flow knows nothing about variants. Stayed players stay targetable (V2): every target

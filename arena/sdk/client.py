@@ -12,6 +12,9 @@ A whole bot::
     run(choose, name="twenty")
 
 ``run`` reads ARENA_ADDRESS and ARENA_TOKEN from the environment (the arena sets them).
+docs/writing-a-bot.md is the guide: every field of a request with printed examples, the
+options of each decision kind, the game hooks, and a strategy guide; docs/rules.md has the
+rules.
 """
 
 from __future__ import annotations
@@ -49,6 +52,24 @@ class BotRejected(RuntimeError):
 
 @dataclass
 class GameInfo:
+    """One game the bot plays a seat in, from the arena's GameStart message.
+
+    The SDK makes one when the game starts, passes it to :meth:`Bot.game_started` and
+    :meth:`Bot.game_ended`, and sets it as ``req.game`` on each of the game's requests.
+
+    Fields (example values from a three-seat Brutal Vengeance game):
+
+    * ``game_id`` (str, ``'7e7f77ca616a-4'``): names the game in every message about it;
+    * ``seat`` (int, ``2``): the bot's seat; ``seats`` (int, ``3``): seats at the table;
+    * ``variant`` (str, ``'base'`` or ``'vengeance'``); ``brutal`` (bool, ``True``);
+    * ``seat_names`` (list[str], ``['ev', 'threshold:20', 'mybot']``): each seat's bot;
+    * ``bot_seed`` (int): a seed for the bot's own randomness, so that the game can be
+      replayed exactly (it tells nothing about the deal);
+    * ``deadline``, ``time_bank`` (float, ``1.0``, ``10.0``): seconds per decision, and the
+      game's extra time for answers past the deadline;
+    * ``state`` (dict, ``{}``): free space for the bot's memory of this game.
+    """
+
     game_id: str
     seat: int
     seats: int
@@ -64,7 +85,28 @@ class GameInfo:
 class Request:
     """One decision to make. Answer with an index into ``options``.
 
-    The observation, events and ``view`` are decoded only when first used.
+    Attributes (example values printed by a bot choosing what to steal, at seat 2 of a
+    three-seat Brutal Vengeance game):
+
+    * ``kind`` (str, ``'STEAL'``): HIT_OR_STAY, CHOOSE_TARGET, GIVE_SECOND_CHANCE,
+      GIVE_MODIFIER, STEAL, DISCARD, SWAP or FLIP7_BONUS;
+    * ``options`` (tuple, ``((1, '11'), (1, '9'), (0, '13'), (0, '4'))``): the legal
+      options. By kind: HIT_OR_STAY ``'HIT'``/``'STAY'``; CHOOSE_TARGET,
+      GIVE_SECOND_CHANCE, GIVE_MODIFIER a seat (int); STEAL, DISCARD ``(seat, label)``;
+      SWAP ``((seat, label), (seat, label))``, each card going to the other's seat;
+      FLIP7_BONUS ``-1`` for +15 to oneself, else the seat that loses 15;
+    * ``card`` (str or None, ``'STEAL'``): label of the card being resolved, None for
+      HIT_OR_STAY and FLIP7_BONUS;
+    * ``seat`` (int, ``2``): the seat that must choose;
+    * ``deadline``, ``time_bank`` (float, ``1.0``, ``10.0``): seconds for this answer, and
+      what is left of the seat's time bank in this game;
+    * ``game`` (:class:`GameInfo` or None): the game, None only if its start was not seen;
+    * ``game_id`` (str), ``request_id`` (int, echoed in the answer by the SDK);
+    * ``raw`` (``pb.DecisionRequest``): the protocol message.
+
+    Decoded only when first used: :attr:`observation` (dict), :attr:`events`
+    (list[dict]), :attr:`view` (``engine.view.PublicGame``), :attr:`me`
+    (``engine.Player``) and :attr:`decision` (``engine.Decision``).
     """
 
     def __init__(self, msg: pb.DecisionRequest, game: GameInfo | None) -> None:
@@ -81,42 +123,69 @@ class Request:
 
     @cached_property
     def observation(self) -> dict[str, Any]:
-        """The public state, as engine.observation.observe would give it."""
+        """The public state, as engine.observation.observe would give it.
+
+        Keys: variant, options (variant, brutal, target_score, deck_size), seat, seats,
+        round, dealer, order (this round's turn order), target_score, players (per seat:
+        seat, status, numbers and modifiers as labels in arrival order, second_chance,
+        total before this round, line_score, flip7), discard (oldest first), deck_size,
+        pending (cards set aside or being resolved) and unseen: the draw pile as a
+        multiset, e.g. ``{'12': 3, '8': 5, 'STEAL': 1, ...}``, whose counts add up to
+        deck_size. With an empty draw pile the next card comes from ``discard``.
+        """
         return observation_dict(self.raw.observation)
 
     @cached_property
     def events(self) -> list[dict[str, Any]]:
-        """Events since this bot last heard from the game, oldest first."""
+        """Events since this bot last heard from the game, oldest first, e.g.
+        ``[{'kind': 'draw', 'seat': 2, 'card': 'STEAL'}]`` (kinds and fields: docs/rules.md,
+        "Events")."""
         return [event_from_pb(e) for e in self.raw.events]
 
     @cached_property
     def view(self) -> PublicGame:
-        """The public game, shaped like engine.Game, for engine.policies."""
+        """The public game, shaped like engine.Game, for engine.policies: players (list of
+        engine.Player by seat), order, round, ruleset, discard, deck_count (the unseen
+        multiset by card type) and deck (sized like the draw pile)."""
         return public_game(self.raw.observation)
 
     @property
     def decision(self) -> Decision:
+        """This request as an engine.Decision (kind, seat, options, card), for policies."""
         return Decision(self.kind, self.seat, self.options, self.card)
 
     @property
     def me(self) -> Player:
+        """The choosing seat's line as an engine.Player: seat, status ('active', 'stayed',
+        'frozen', 'busted'), numbers and modifiers (cards with .label and .value), extras
+        (a held Second Chance), sum (of the number cards), ranks (set of values held),
+        total (before this round) and flip7."""
         return self.view.players[self.seat]
 
 
 class Bot:
-    """Subclass and implement :meth:`choose`; optionally the game hooks."""
+    """Subclass and implement :meth:`choose`; optionally the game hooks.
+
+    ``name`` and ``version`` are sent in the hello (the arena's registry name is the one
+    used in results). One bot object serves every game of its connection, several at a
+    time: keep per-game memory in ``game.state``, not in attributes of the bot.
+    """
 
     name = "bot"
     version = ""
 
     def choose(self, req: Request) -> int:
+        """Return an index into ``req.options``. Called once per request, one at a time, so a
+        slow answer delays the bot's other games too."""
         raise NotImplementedError
 
     def game_started(self, game: GameInfo) -> None:
         """A game begins (called before its first request)."""
 
     def game_ended(self, game: GameInfo, end: pb.GameEnd) -> None:
-        """A game is over; ``end`` has totals, ranks, winners and the seed."""
+        """A game is over. ``end`` (pb.GameEnd) has totals, ranks (1 = first, ties share)
+        and winners by seat, rounds, the game's seed, its last events, its faults and its
+        status ('completed', or 'void' after an arena failure)."""
 
 
 class _FunctionBot(Bot):
@@ -268,7 +337,17 @@ def run(
     want_forced: bool = False,
     reconnect_for: float = 10.0,
 ) -> None:
-    """Connect to the arena and play until it says goodbye (blocking)."""
+    """Connect to the arena and play until it says goodbye (blocking).
+
+    ``bot`` is a :class:`Bot` or a plain function ``choose(req) -> int`` (then ``name``,
+    or the function's name, names it). ``address`` and ``token`` default to ARENA_ADDRESS
+    and ARENA_TOKEN from the environment; without them the process exits with a message.
+    ``max_concurrent_games`` is announced in the hello as the most games the bot wants at
+    once (0: any number; the arena records it but does not act on it today);
+    ``want_forced`` asks for decisions with a single legal option too (they are applied
+    for the bot otherwise); a dropped stream is reconnected for up to ``reconnect_for``
+    seconds. ARENA_LOG sets the SDK's log level (default WARNING; logs go to stderr).
+    """
     if not isinstance(bot, Bot):
         bot = _FunctionBot(bot, name or getattr(bot, "__name__", "bot"))
     elif name:

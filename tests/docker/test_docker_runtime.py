@@ -1,6 +1,6 @@
 """The Docker runtime against a real Docker engine: bots as images, sandboxed containers.
 
-Every test names the behaviour it checks (DESIGN.md, "Bot runtimes" and "Fault policy"):
+Every test names the behaviour it checks (docs/architecture.md, "Bot runtimes" and "Fault policy"):
 
 * containerised example bots play clean matches — the same games as the same bots run as
   processes — also several tables at once on one shared gateway (as a tournament does);

@@ -1,4 +1,4 @@
-"""Property tests over many seeded base games with random choices (RULES.md X, B).
+"""Property tests over many seeded base games with random choices (docs/rules.md X, B).
 
 Each hypothesis example draws a seat count (1–18), a seed and a hit probability and plays
 several whole games, so the file covers thousands of games while staying well under a

@@ -1,4 +1,4 @@
-"""Property tests over many seeded Vengeance games (RULES.md X, V), Brutal mode or not.
+"""Property tests over many seeded Vengeance games (docs/rules.md X, V), Brutal mode or not.
 
 Each hypothesis example draws a seat count (1–18), a seed, a hit probability and the
 Brutal option, and plays several whole games with random choices (a ``random.Random``

@@ -1,6 +1,6 @@
 """Differential test: the engine against a tiny independent model of solo base play.
 
-The model below is written from RULES.md alone (solo: every target is oneself) and shares
+The model below is written from docs/rules.md alone (solo: every target is oneself) and shares
 no code with the engine. Both play "stay once the numbers sum to N" on their own random
 decks; their statistics must agree within sampling error. This catches scoring-order and
 action-resolution bugs that scripted tests can miss.

@@ -1,4 +1,4 @@
-"""Rules B1–B7 of RULES.md (the base game) on stacked decks.
+"""Rules B1–B7 of docs/rules.md (the base game) on stacked decks.
 
 Unless said otherwise: 3 seats, dealer 0, so the order is 1, 2, 0 and the deal
 ``["9", "8", "7", ...]`` gives seat 1 a 9, seat 2 an 8 and seat 0 a 7.

@@ -1,4 +1,4 @@
-"""Rules X1–X10 of RULES.md (common to both games), checked on the base game with
+"""Rules X1–X10 of docs/rules.md (common to both games), checked on the base game with
 stacked decks. Seat order with 3 seats and dealer 0 is 1, 2, 0 (dealer last)."""
 
 from __future__ import annotations

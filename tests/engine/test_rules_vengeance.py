@@ -1,4 +1,4 @@
-"""Rules V1–V8 of RULES.md (Flip 7: With a Vengeance, and Brutal mode) on stacked decks.
+"""Rules V1–V8 of docs/rules.md (Flip 7: With a Vengeance, and Brutal mode) on stacked decks.
 
 Seat order: with 2 seats and dealer 0 the order is 1, 0; with 3 seats it is 1, 2, 0 (the
 dealer acts last). ``stack`` puts labels on top of the deck, drawn first in order, so

@@ -1,6 +1,6 @@
 package main
 
-// The rules model: a player's line, what it scores (RULES.md B7, V6, V8) and what happens
+// The rules model: a player's line, what it scores (docs/rules.md B7, V6, V8) and what happens
 // to it when a card arrives (X7, X8, B5, V3, V4, V5). Everything here is pure and cheap, so
 // the strategy can evaluate thousands of hypothetical lines per decision.
 

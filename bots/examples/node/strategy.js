@@ -12,7 +12,7 @@
 //   targets       value(option) = my gain - sum of opponents' gains x weight(opponent),
 //                 weight = 1 + standing/100 (hurting the leader counts more)
 //
-// Rule references (RULES.md): X7 bust, X8 Flip 7, B4/B5/B7 base cards and scoring,
+// Rule references (docs/rules.md): X7 bust, X8 Flip 7, B4/B5/B7 base cards and scoring,
 // V3 The Zero, V4 Unlucky 7, V5 Lucky 13, V6 modifiers, V7 actions, V8 Brutal.
 
 const FLIP7_CARDS = 7;

@@ -5,7 +5,7 @@ import flip7.arena.v1.PlayerView;
 
 /**
  * One player's line: number cards, modifiers, a held Second Chance, with the scoring of
- * RULES.md B7 (base), V6 (vengeance) and V8 (Brutal). Mutable, so that simulations can play
+ * docs/rules.md B7 (base), V6 (vengeance) and V8 (Brutal). Mutable, so that simulations can play
  * cards into a {@link #copy()}.
  *
  * <p>Card labels: numbers "0".."13", "U7" (Unlucky 7), "L13" (Lucky 13); modifiers "+2".."+10",
