@@ -143,9 +143,7 @@ def test_each_event_without_a_seed_gets_its_own_secret_key_and_deals(tmp_path: P
         ids.append(tid)
     with Session(get_engine(url)) as s:
         ts = [s.get(Tournament, i) for i in ids]
-        seeds = [
-            {g.seed for g in s.exec(select(Game).where(Game.tournament_id == i))} for i in ids
-        ]
+        seeds = [{g.seed for g in s.exec(select(Game).where(Game.tournament_id == i))} for i in ids]
         match_seeds = [
             {m.seed for m in s.exec(select(Match).where(Match.tournament_id == i))} for i in ids
         ]
