@@ -272,8 +272,8 @@ class MatchRunner:
                     if self.progress is not None:
                         self.progress(self.done, self.spec.games)
 
-            workers = max(1, min(self.spec.concurrency, self.spec.games))
-            await asyncio.gather(*(worker() for _ in range(workers)))
+            n_workers = max(1, min(self.spec.concurrency, self.spec.games))
+            await _all_or_none([worker() for _ in range(n_workers)])
             records.sort(key=lambda r: r.index)
             games = records
             play_seconds = time.perf_counter() - t_ready
@@ -573,6 +573,21 @@ class MatchRunner:
     def _forfeit(self, rec: GameRecord, st: _Seat, kind: FaultKind, detail: str, rnd: int) -> None:
         st.forfeit = True
         rec.faults.append(Fault(kind, st.seat, st.name, detail, True, rnd))
+
+
+async def _all_or_none(coros: list[Any]) -> None:
+    """Run ``coros`` as tasks until all are done; if one fails (or this is cancelled),
+    cancel the others, wait for them, and raise that failure as it is."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    for t in done:
+        if not t.cancelled() and t.exception() is not None:
+            raise t.exception()  # type: ignore[misc]
 
 
 def _order(link: BotLink) -> int:

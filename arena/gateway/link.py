@@ -295,6 +295,11 @@ class BotLink:
             self.conn.send(msg)
             self._sent_on_stream += 1
         expiry = loop.time() + timeout
+        if len(self._deadlines) > 2 * len(self.pending) + 64:
+            # answered requests leave their deadline behind until it passes: drop them
+            # before they outnumber the open ones (amortised, keeps the heap small)
+            self._deadlines = [d for d in self._deadlines if d[1] in self.pending]
+            heapq.heapify(self._deadlines)
         heapq.heappush(self._deadlines, (expiry, request_id))
         if expiry < self._timer_at:
             if self._timer is not None:
