@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from sqlalchemy import Engine
@@ -9,6 +10,8 @@ from sqlmodel import Session, select
 
 from arena.store.db import get_engine
 from arena.store.models import Game
+
+BATCH = 1000  # rows read or written at a time
 
 
 def stored_results(
@@ -57,25 +60,47 @@ def leaderboard_rows(
 def record_history(db: str | Engine | None, variant: str) -> int:
     """Recompute the incremental Elo history of a variant from its stored games and store
     it (rating_point rows: bot, game, rating after that game), replacing the old one.
-    Returns the number of points stored."""
+    Returns the number of points stored.
+
+    Games are streamed from the database in batches and the points written in batches, in
+    one transaction: memory stays flat however many games are stored."""
+    from sqlalchemy import insert
     from sqlmodel import delete
 
-    from arena.ratings import GameResult, incremental_elo
+    from arena.ratings import GameResult
+    from arena.ratings.elo import elo_steps
     from arena.store.models import RatingPoint
 
     eng = db if isinstance(db, Engine) else get_engine(db)
+    stored = 0
     with Session(eng) as s:
+        s.exec(delete(RatingPoint).where(RatingPoint.variant == variant))  # type: ignore[call-overload]
         rows = s.exec(
             select(Game.id, Game.seating, Game.ranks)
             .where(Game.status == "completed", Game.variant == variant)
             .order_by(Game.id)
-        ).all()
-        elo = incremental_elo(GameResult(tuple(seat), tuple(rk)) for _, seat, rk in rows)
-        ids = [gid for gid, _, _ in rows]
-        s.exec(delete(RatingPoint).where(RatingPoint.variant == variant))  # type: ignore[call-overload]
-        s.add_all(
-            RatingPoint(variant=variant, bot=bot, game_id=ids[i], rating=rating)
-            for i, bot, rating in elo.history
+            .execution_options(yield_per=BATCH)
         )
+        ids: list[int] = []  # the game of each step still to be written
+
+        def games() -> Iterator[GameResult]:
+            for gid, seating, ranks in rows:
+                ids.append(gid)
+                yield GameResult(tuple(seating), tuple(ranks))
+
+        batch: list[dict[str, Any]] = []
+        for step in elo_steps(games()):
+            gid = ids.pop()
+            batch.extend(
+                {"variant": variant, "bot": bot, "game_id": gid, "rating": rating}
+                for bot, rating in step
+            )
+            if len(batch) >= BATCH:
+                s.execute(insert(RatingPoint), batch)
+                stored += len(batch)
+                batch = []
+        if batch:
+            s.execute(insert(RatingPoint), batch)
+            stored += len(batch)
         s.commit()
-        return len(elo.history)
+    return stored

@@ -8,7 +8,6 @@ returns plain results. It touches no database, so matches can run on worker mach
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import os
 import tempfile
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena import descriptors
 from arena.faults import BotGone, Fault, FaultKind, FaultPolicy, IllegalAnswer
 from arena.gateway.link import BotLink
 from arena.gateway.server import Gateway
@@ -222,9 +222,14 @@ class _Seat:
 
 
 class MatchRunner:
-    """Runs one MatchSpec. Use :func:`run_match` unless you share a gateway."""
+    """Runs one MatchSpec. Use :func:`run_match` unless you share a gateway.
 
-    _request_ids = itertools.count(1)
+    Games are played as a bounded stream: a fixed pool of ``concurrency`` workers takes
+    game indices in turn, so no more than that many games exist at once however many are
+    asked for. A game also waits for a slot on each of its bots' links, so a bot never has
+    more games in flight than its hello's ``max_concurrent_games`` (0 = no limit), even when
+    one link serves several matches.
+    """
 
     def __init__(
         self,
@@ -271,16 +276,20 @@ class MatchRunner:
             await self._start_bots()
             t_ready = time.perf_counter()
             sem = self.games_semaphore or asyncio.Semaphore(max(1, self.spec.concurrency))
+            records: list[GameRecord] = []
+            indices = iter(range(self.spec.games))  # shared: each index goes to one worker
 
-            async def one(i: int) -> GameRecord:
-                async with sem:
-                    rec = await self._play(i)
-                self.done += 1
-                if self.progress is not None:
-                    self.progress(self.done, self.spec.games)
-                return rec
+            async def worker() -> None:
+                for i in indices:
+                    records.append(await self._play_when_free(i, sem))
+                    self.done += 1
+                    if self.progress is not None:
+                        self.progress(self.done, self.spec.games)
 
-            games = await asyncio.gather(*(one(i) for i in range(self.spec.games)))
+            n_workers = max(1, min(self.spec.concurrency, self.spec.games))
+            await _all_or_none([worker() for _ in range(n_workers)])
+            records.sort(key=lambda r: r.index)
+            games = records
             play_seconds = time.perf_counter() - t_ready
         finally:
             logs = await self._stop_bots()
@@ -294,7 +303,7 @@ class MatchRunner:
             if link is not None:
                 latencies.extend(link.stats.latencies)
         return MatchResult(
-            self.spec, list(games), time.perf_counter() - t0, logs, latencies, play_seconds
+            self.spec, games, time.perf_counter() - t0, logs, latencies, play_seconds
         )
 
     # ------------------------------------------------------------ bots
@@ -342,9 +351,8 @@ class MatchRunner:
         try:
             await asyncio.wait_for(link.connected.wait(), self.spec.faults.start_timeout)
         except TimeoutError:
-            link.fail(
-                FaultKind.INIT_FAIL,
-                f"remote bot did not connect within {self.spec.faults.start_timeout:g} s",
+            _fail_to_connect(
+                link, f"remote bot did not connect within {self.spec.faults.start_timeout:g} s"
             )
 
     async def _start_one(self, proc: ProcessBot, link: BotLink, token: str) -> None:
@@ -363,7 +371,10 @@ class MatchRunner:
         try:
             await proc.start(gw.address, token, on_exit=exited)
         except OSError as e:
-            link.fail(FaultKind.INIT_FAIL, str(e))
+            if descriptors.is_exhaustion(e):  # the arena's own shortage: nobody's fault
+                link.fail(FaultKind.INFRA, f"the arena ran out of file descriptors: {e}")
+            else:
+                link.fail(FaultKind.INIT_FAIL, str(e))
             return
         waiters = {
             asyncio.create_task(link.connected.wait()),
@@ -374,9 +385,8 @@ class MatchRunner:
                 waiters, timeout=self.spec.faults.start_timeout, return_when=asyncio.FIRST_COMPLETED
             )
             if not done:
-                link.fail(
-                    FaultKind.INIT_FAIL,
-                    f"did not connect within {self.spec.faults.start_timeout:g} s",
+                _fail_to_connect(
+                    link, f"did not connect within {self.spec.faults.start_timeout:g} s"
                 )
         finally:
             for w in waiters:
@@ -399,6 +409,22 @@ class MatchRunner:
         return logs
 
     # ------------------------------------------------------------ one game
+    async def _play_when_free(self, index: int, sem: asyncio.Semaphore) -> GameRecord:
+        """Play game ``index`` once each of its bots' links has a free game slot and the
+        arena has room for one more game. Link slots are taken first, in a fixed order, and
+        the arena's slot last, so that games waiting for a busy bot hold nothing others need."""
+        links = sorted({id(lk): lk for lk in self.links if lk is not None}.values(), key=_order)
+        taken: list[BotLink] = []
+        try:
+            for lk in links:
+                await lk.games.acquire()
+                taken.append(lk)
+            async with sem:
+                return await self._play(index)
+        finally:
+            for lk in taken:
+                lk.games.release()
+
     async def _play(self, index: int) -> GameRecord:
         spec = self.spec
         seed = spec.game_seed(index)
@@ -407,6 +433,10 @@ class MatchRunner:
         rec = GameRecord(index, game_id, seed, [spec.bots[b].name for b in seating])
         try:
             await self._referee(rec, seating)
+        except BotGone as e:  # a link the arena itself could not serve (INFRA)
+            log.warning("game %s void: %s", game_id, e.detail)
+            rec.status = VOID
+            rec.faults.append(Fault(FaultKind.INFRA, None, None, e.detail))
         except Exception as e:  # the arena's own failure: void the game, blame nobody
             log.exception("game %s failed", game_id)
             rec.status = VOID
@@ -439,6 +469,8 @@ class MatchRunner:
         for st in seats:
             if st.link is not None:
                 if st.link.gone is not None:
+                    if st.link.gone.kind == FaultKind.INFRA:
+                        raise BotGone(FaultKind.INFRA, st.link.gone.detail)
                     self._forfeit(rec, st, st.link.gone.kind, st.link.gone.detail, game.round)
                     continue
                 st.link.send(
@@ -512,7 +544,7 @@ class MatchRunner:
         link = st.link
         assert link is not None
         deadline = self.spec.faults.deadline
-        rid = next(self._request_ids)
+        rid = link.next_request_id()
         msg = requests.encode(
             rid, d, KIND_TO_PB[d.kind], st.heard, int(deadline * 1000), int(st.bank * 1000)
         )
@@ -535,6 +567,8 @@ class MatchRunner:
             self._strike(rec, st, FaultKind.ILLEGAL, f"{d.kind}: {e}", game.round)
             return default_option(d)
         except BotGone as e:
+            if e.kind == FaultKind.INFRA:
+                raise  # the arena's failure, not the bot's: the game is void
             self._forfeit(rec, st, e.kind, e.detail, game.round)
             return default_option(d)
         self._spend(st, time.perf_counter() - t0)
@@ -555,6 +589,34 @@ class MatchRunner:
     def _forfeit(self, rec: GameRecord, st: _Seat, kind: FaultKind, detail: str, rnd: int) -> None:
         st.forfeit = True
         rec.faults.append(Fault(kind, st.seat, st.name, detail, True, rnd))
+
+
+async def _all_or_none(coros: list[Any]) -> None:
+    """Run ``coros`` as tasks until all are done; if one fails (or this is cancelled),
+    cancel the others, wait for them, and raise that failure as it is."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    for t in done:
+        if not t.cancelled() and t.exception() is not None:
+            raise t.exception()  # type: ignore[misc]
+
+
+def _order(link: BotLink) -> int:
+    return link.order
+
+
+def _fail_to_connect(link: BotLink, detail: str) -> None:
+    """A bot that did not connect in time: its fault, unless the arena was out of file
+    descriptors (then it may never have been able to accept the connection)."""
+    if descriptors.short():
+        link.fail(FaultKind.INFRA, f"{detail}: the arena was out of file descriptors")
+    else:
+        link.fail(FaultKind.INIT_FAIL, detail)
 
 
 def _final_ranks(totals: list[int], forfeits: list[bool]) -> tuple[list[int], list[int]]:

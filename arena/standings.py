@@ -9,6 +9,7 @@ opponents met, averaged over one's games, Buchholz-style), then Elo.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,7 +46,10 @@ class StandingRow:
     opponents: float = 0.0  # tie-break 1
     elo: float | None = None  # tie-break 2
     rank: int = 0
-    meetings: list[list[str]] = field(default_factory=list)
+    # opponent -> sum over one's games of 1 / (opponents in that game): what opponent
+    # strength needs, in memory that does not grow with the number of games
+    opponent_weights: dict[str, float] = field(default_factory=dict, repr=False)
+    games_with_opponents: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -88,7 +92,13 @@ def compute_standings(
             row.games += 1
             if seat in firsts:
                 row.wins += 1 / len(firsts)
-            row.meetings.append([b for b in g.seating if b != bot])
+            opponents = len(g.seating) - 1
+            if opponents:
+                row.games_with_opponents += 1
+                w = row.opponent_weights
+                for other in g.seating:
+                    if other != bot:
+                        w[other] = w.get(other, 0.0) + 1 / opponents
     average = (table_size - 1) / 2
     for bot, n in byes:
         if bot in rows:
@@ -96,9 +106,10 @@ def compute_standings(
             rows[bot].points += average * n
     ppg = {b: (r.points / r.games if r.games else 0.0) for b, r in rows.items()}
     for r in rows.values():
-        if r.meetings:
-            per_game = [sum(ppg.get(o, 0.0) for o in opp) / len(opp) for opp in r.meetings if opp]
-            r.opponents = sum(per_game) / len(per_game) if per_game else 0.0
+        if r.games_with_opponents:
+            # the mean over one's games of the opponents' mean points per game
+            total = math.fsum(w * ppg.get(o, 0.0) for o, w in sorted(r.opponent_weights.items()))
+            r.opponents = total / r.games_with_opponents
         if elo is not None:
             r.elo = elo.get(r.bot)
     ordered = sorted(

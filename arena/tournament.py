@@ -13,12 +13,12 @@ import asyncio
 import logging
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
 from arena.errors import ArenaError
@@ -170,7 +170,31 @@ def load(db: str | Engine | None, tid: int) -> tuple[Tournament, list[Entry]]:
 
 
 def stored_games(s: Session, tid: int) -> list[Game]:
+    """Every stored game of a tournament with all its columns (event logs too): for tools
+    and tests. The runner itself reads only the columns each step needs."""
     return list(s.exec(select(Game).where(Game.tournament_id == tid).order_by(Game.id)))
+
+
+def count_games(s: Session, tid: int) -> int:
+    """Stored games of a tournament, counted by the database."""
+    return s.exec(select(func.count()).select_from(Game).where(Game.tournament_id == tid)).one()
+
+
+# rows fetched from the database at a time when results are streamed
+BATCH = 1000
+
+
+def game_rows(s: Session, tid: int) -> Iterator[GameRow]:
+    """What standings need of each stored game (seating, ranks, status), streamed from the
+    database in batches: no event logs, and never the whole tournament in memory at once."""
+    q = (
+        select(Game.seating, Game.ranks, Game.status)
+        .where(Game.tournament_id == tid)
+        .order_by(Game.id)
+        .execution_options(yield_per=BATCH)
+    )
+    for seating, ranks, status in s.exec(q):
+        yield GameRow(seating, ranks, status)
 
 
 def standings_of(
@@ -179,16 +203,17 @@ def standings_of(
     eng = db if isinstance(db, Engine) else get_engine(db)
     t, entries = load(eng, tid)
     with Session(eng) as s:
-        games = stored_games(s, tid)
-        rounds = list(s.exec(select(Round).where(Round.tournament_id == tid)))
-    byes = []
-    for r in rounds:
-        for bot in r.byes:
-            byes.append((bot, t.games_per_match))
-    rows = [GameRow(g.seating, g.ranks, g.status) for g in games]
-    return compute_standings(
-        [e.name for e in entries], rows, table_size=t.seats, byes=byes, elo=elo
-    )
+        byes = []
+        for round_byes in s.exec(select(Round.byes).where(Round.tournament_id == tid)):
+            for bot in round_byes:
+                byes.append((bot, t.games_per_match))
+        return compute_standings(
+            [e.name for e in entries],
+            game_rows(s, tid),
+            table_size=t.seats,
+            byes=byes,
+            elo=elo,
+        )
 
 
 class TournamentRunner:
@@ -230,7 +255,7 @@ class TournamentRunner:
         per_round = max(1, len(entries) // t.seats) * t.games_per_match
         self.state = Progress(rounds=total_rounds, games_total=total_rounds * per_round)
         with Session(self.eng) as s:
-            self.state.games_done = len(stored_games(s, self.tid))
+            self.state.games_done = count_games(s, self.tid)
         self._emit()
         notes: list[str] = []
         faults = FaultPolicy(
@@ -445,9 +470,13 @@ async def run_tournament(
 def list_tournaments(db: str | Engine | None = None) -> list[dict[str, Any]]:
     eng = db if isinstance(db, Engine) else get_engine(db)
     with Session(eng) as s:
+        counts = dict(
+            s.exec(
+                select(Game.tournament_id, func.count()).group_by(Game.tournament_id)  # type: ignore[arg-type]
+            ).all()
+        )
         out = []
         for t in s.exec(select(Tournament).order_by(Tournament.id)):
-            n_games = len(list(s.exec(select(Game.id).where(Game.tournament_id == t.id))))
             out.append(
                 {
                     "id": t.id,
@@ -457,7 +486,7 @@ def list_tournaments(db: str | Engine | None = None) -> list[dict[str, Any]]:
                     "seats": t.seats,
                     "rounds": t.rounds,
                     "status": t.status,
-                    "games": n_games,
+                    "games": counts.get(t.id, 0),
                     "created": t.created.isoformat(timespec="seconds"),
                 }
             )

@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import heapq
+import itertools
 import math
+import random
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
@@ -77,17 +79,86 @@ class Pending:
     sent_at: float  # perf_counter, when latencies are recorded
 
 
+# answers a stream may send beyond one per request it was sent before it counts as a flood
+FLOOD_ALLOWANCE = 32
+# round-trip samples a link keeps (a uniform sample of all of them past this many)
+LATENCY_SAMPLES = 65536
+
+
 @dataclass
 class LinkStats:
     requests: int = 0
     answers: int = 0
     unknown_answers: int = 0
     connects: int = 0
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # at most LATENCY_SAMPLES
+    latency_count: int = 0  # round trips measured (latencies holds a sample of them)
+
+    def add_latency(self, seconds: float) -> None:
+        """Keep a bounded, uniform sample of round-trip times (reservoir sampling)."""
+        self.latency_count += 1
+        if len(self.latencies) < LATENCY_SAMPLES:
+            self.latencies.append(seconds)
+            return
+        slot = random.randrange(self.latency_count)
+        if slot < LATENCY_SAMPLES:
+            self.latencies[slot] = seconds
+
+
+class GameSlots:
+    """Games in flight on one link, bounded by what the bot asked for in its hello
+    (``max_concurrent_games``; 0 = no limit). Shared by every match the link serves."""
+
+    def __init__(self) -> None:
+        self.limit = 0
+        self.busy = 0
+        self.peak = 0  # most games in flight at once, for tests and logs
+        self._waiters: deque[asyncio.Future[None]] = deque()
+
+    def _free(self) -> bool:
+        return not self.limit or self.busy < self.limit
+
+    async def acquire(self) -> None:
+        while not self._free():
+            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiters.append(fut)
+            try:
+                await fut
+            except asyncio.CancelledError:
+                if fut in self._waiters:
+                    self._waiters.remove(fut)
+                elif not fut.cancelled():
+                    self._wake()  # woken, then cancelled: pass the turn on
+                raise
+        self.busy += 1
+        self.peak = max(self.peak, self.busy)
+
+    def release(self) -> None:
+        self.busy -= 1
+        self._wake()
+
+    def set_limit(self, limit: int) -> None:
+        self.limit = max(0, limit)
+        self._wake()
+
+    def _wake(self) -> None:
+        room = len(self._waiters) if not self.limit else self.limit - self.busy
+        while room > 0 and self._waiters:
+            fut = self._waiters.popleft()
+            if not fut.done():
+                fut.set_result(None)
+                room -= 1
 
 
 class BotLink:
-    """A bot registered with the gateway for a match (one token, its own seats only)."""
+    """A bot registered with the gateway for a match (one token, its own seats only).
+
+    Request ids are numbered per link (1, 2, ...), so they tell a bot nothing about the
+    rest of the arena. A stream may send at most one answer per request it was sent, plus
+    :data:`FLOOD_ALLOWANCE`; past that it is cut off and the bot's seats forfeit.
+    """
+
+    _order = itertools.count()
 
     def __init__(self, name: str, digest: bytes, reconnect_grace: float) -> None:
         self.name = name
@@ -102,7 +173,14 @@ class BotLink:
         self.bot_version = ""
         self.gone: BotGone | None = None
         self.pending: OrderedDict[int, Pending] = OrderedDict()
-        self.closed_ids: set[int] = set()  # requests asked and settled (answered or timed out)
+        # ids are issued in increasing order: an id up to this one that is not pending was
+        # settled (answered or timed out) -- no set of settled ids that grows per request
+        self.last_request_id = 0
+        self.order = next(self._order)  # a fixed order for taking several links' slots
+        self.games = GameSlots()
+        self.flood_allowance = FLOOD_ALLOWANCE
+        self._sent_on_stream = 0  # requests sent on the live stream (resends included)
+        self._received_on_stream = 0  # answers received on it
         self.stats = LinkStats()
         self._grace: asyncio.TimerHandle | None = None
         self.record_latency = False
@@ -124,11 +202,14 @@ class BotLink:
             self.gone = None  # a remote bot that comes back plays its next games
         self.want_forced = hello.want_forced
         self.max_concurrent = hello.max_concurrent_games
+        self.games.set_limit(hello.max_concurrent_games)
         self.hello_name = hello.bot_name
         self.bot_version = hello.bot_version
         self.ever_connected = True
         self.stats.connects += 1
         self.connected.set()
+        self._received_on_stream = 0
+        self._sent_on_stream = len(self.pending)
         for p in self.pending.values():  # resume: send pending requests again
             conn.send(p.message)
 
@@ -156,7 +237,6 @@ class BotLink:
             self._grace.cancel()
             self._grace = None
         for p in self.pending.values():
-            self.closed_ids.add(p.request_id)
             if not p.future.done():
                 p.future.set_exception(BotGone(kind, detail))
         self.pending.clear()
@@ -187,6 +267,11 @@ class BotLink:
         if self.conn is not None:
             self.conn.send(msg)
 
+    def next_request_id(self) -> int:
+        """A fresh request id for this link (1, 2, ...)."""
+        self.last_request_id += 1
+        return self.last_request_id
+
     def request(
         self, request_id: int, msg: pb.ArenaMessage | bytes, n_options: int, timeout: float
     ) -> asyncio.Future[int]:
@@ -204,10 +289,17 @@ class BotLink:
         self.pending[request_id] = Pending(
             request_id, msg, fut, n_options, time.perf_counter() if self.record_latency else 0.0
         )
+        self.last_request_id = max(self.last_request_id, request_id)
         self.stats.requests += 1
         if self.conn is not None:
             self.conn.send(msg)
+            self._sent_on_stream += 1
         expiry = loop.time() + timeout
+        if len(self._deadlines) > 2 * len(self.pending) + 64:
+            # answered requests leave their deadline behind until it passes: drop them
+            # before they outnumber the open ones (amortised, keeps the heap small)
+            self._deadlines = [d for d in self._deadlines if d[1] in self.pending]
+            heapq.heapify(self._deadlines)
         heapq.heappush(self._deadlines, (expiry, request_id))
         if expiry < self._timer_at:
             if self._timer is not None:
@@ -217,10 +309,7 @@ class BotLink:
         return fut
 
     def _settle(self, request_id: int) -> Pending | None:
-        p = self.pending.pop(request_id, None)
-        if p is not None:
-            self.closed_ids.add(request_id)
-        return p
+        return self.pending.pop(request_id, None)
 
     def _expire_due(self) -> None:
         """Time out every open request whose deadline has passed; re-arm for the next."""
@@ -241,10 +330,25 @@ class BotLink:
             self._timer = self._loop.call_at(self._timer_at, self._expire_due)
 
     def on_answer(self, answer: pb.Answer) -> None:
+        if self.gone is not None:
+            return  # cut off or closed: what is still buffered is not read
+        self._received_on_stream += 1
+        if self._received_on_stream > self._sent_on_stream + self.flood_allowance:
+            detail = (
+                f"answer flood: {self._received_on_stream} answers to "
+                f"{self._sent_on_stream} request(s) sent on this stream "
+                f"(allowance {self.flood_allowance}); the stream was closed"
+            )
+            if self.conn is not None:
+                self.conn.send(
+                    pb.ArenaMessage(error=pb.Error(code=pb.Error.PROTOCOL, message=detail))
+                )
+            self.fail(FaultKind.ILLEGAL, detail)
+            return
         rid = answer.request_id
         p = self._settle(rid)
         if p is None:
-            if rid in self.closed_ids:
+            if 0 < rid <= self.last_request_id:
                 return  # a late (or repeated) answer to a settled request: just dropped
             self.stats.unknown_answers += 1
             # an answer to no open request: blame the oldest open one (it is what the bot
@@ -260,7 +364,7 @@ class BotLink:
             return
         self.stats.answers += 1
         if self.record_latency:
-            self.stats.latencies.append(time.perf_counter() - p.sent_at)
+            self.stats.add_latency(time.perf_counter() - p.sent_at)
         if answer.option_index >= p.n_options:
             p.future.set_exception(
                 IllegalAnswer(f"option {answer.option_index} of {p.n_options} options")

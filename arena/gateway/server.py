@@ -12,7 +12,9 @@ import hmac
 import logging
 import os
 import secrets
+from collections import Counter
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
@@ -20,7 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from arena import __version__
+from arena import __version__, descriptors
 from arena.gateway.link import BotLink, Connection, token_hash
 from arena.protocol import PROTOCOL_VERSION, SERVICE_NAME, pb, pb_grpc
 
@@ -28,6 +30,43 @@ log = logging.getLogger("arena.gateway")
 
 DEFAULT_MAX_MESSAGE = 64 * 1024  # from bots: answers are tiny
 DEFAULT_MAX_SEND = 16 * 1024 * 1024  # to bots: a big Swap can list many options
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """What strangers may hold open before they have said a valid hello.
+
+    * ``max_connections``: connections per listener (TCP, Unix socket); more are closed as
+      soon as they are accepted. None: from the arena's descriptor limit
+      (:func:`arena.descriptors.connection_budget`).
+    * ``max_unauthenticated``: streams waiting for their hello, over every peer;
+      ``max_unauthenticated_per_peer``: the same per TCP host (the Unix socket serves only
+      the arena's own bots: the overall cap is theirs). Streams over either are refused at
+      once with RESOURCE_EXHAUSTED.
+    * ``max_streams_per_connection``: HTTP/2 streams at once on one connection.
+
+    A connection that sends nothing is closed after the gateway's hello timeout (gRPC's
+    handshake timeout), a stream without a hello after the same time, and a connection left
+    with no stream after that time again (gRPC's idle timeout).
+    """
+
+    max_connections: int | None = None
+    max_unauthenticated: int = 256
+    max_unauthenticated_per_peer: int = 16
+    max_streams_per_connection: int = 100
+
+
+def peer_host(peer: str) -> str:
+    """The host part of a gRPC peer string: ``ipv4:1.2.3.4:567`` → ``1.2.3.4``,
+    ``ipv6:[::1]:567`` → ``::1``, anything on a Unix socket → ``unix``."""
+    kind, _, rest = peer.partition(":")
+    if kind == "ipv4":
+        return rest.rsplit(":", 1)[0]
+    if kind == "ipv6":
+        return rest.rsplit(":", 1)[0].strip("[]")
+    if kind == "unix" or kind == "unix-abstract":
+        return "unix"
+    return peer
 
 
 def _serialize(msg: pb.ArenaMessage | bytes) -> bytes:
@@ -50,6 +89,7 @@ class Gateway(pb_grpc.ArenaServicer):
         max_message_bytes: int = DEFAULT_MAX_MESSAGE,
         reconnect_grace: float = 3.0,
         hello_timeout: float = 10.0,
+        limits: ConnectionLimits | None = None,
     ) -> None:
         if tcp is None and unix is None:
             raise ValueError("the gateway needs a TCP address or a Unix socket path")
@@ -58,6 +98,10 @@ class Gateway(pb_grpc.ArenaServicer):
         self.max_message_bytes = max_message_bytes
         self.reconnect_grace = reconnect_grace
         self.hello_timeout = hello_timeout
+        self.limits = limits or ConnectionLimits()
+        self.max_connections = 0  # per listener, fixed at start
+        self.waiting: Counter[str] = Counter()  # streams without a hello yet, by peer host
+        self.refused = 0  # streams refused for being over a limit
         self.links: dict[bytes, BotLink] = {}
         self.server: grpc.aio.Server | None = None
         self.health = HealthServicer()
@@ -67,11 +111,24 @@ class Gateway(pb_grpc.ArenaServicer):
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
+        descriptors.raise_limit()
+        listeners = (self.tcp is not None) + (self.unix is not None)
+        self.max_connections = self.limits.max_connections or descriptors.connection_budget(
+            listeners
+        )
+        silent_ms = max(1, int(self.hello_timeout * 1000))
         server = grpc.aio.server(
             options=[
                 ("grpc.max_receive_message_length", self.max_message_bytes),
                 ("grpc.max_send_message_length", DEFAULT_MAX_SEND),
                 ("grpc.so_reuseport", 0),
+                # connections per listener; more are closed as soon as they are accepted
+                ("grpc.max_allowed_incoming_connections", self.max_connections),
+                # a connection that never completes the HTTP/2 handshake is closed
+                ("grpc.server_handshake_timeout_ms", silent_ms),
+                # and one that carries no stream for as long
+                ("grpc.max_connection_idle_ms", silent_ms),
+                ("grpc.max_concurrent_streams", self.limits.max_streams_per_connection),
             ]
         )
         # registered by hand so that pre-encoded messages (bytes) pass through unchanged
@@ -176,14 +233,39 @@ class Gateway(pb_grpc.ArenaServicer):
         self, request_iterator: AsyncIterator[pb.BotMessage], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.ArenaMessage]:
         peer = context.peer()
+        host = peer_host(peer)
+        lim = self.limits
+        if self.waiting.total() >= lim.max_unauthenticated or (
+            host != "unix" and self.waiting[host] >= lim.max_unauthenticated_per_peer
+        ):
+            self.refused += 1
+            if self.refused == 1 or self.refused % 1000 == 0:
+                log.warning(
+                    "refused %d stream(s) waiting for a hello (now: %d from %s, %d in all)",
+                    self.refused,
+                    self.waiting[host],
+                    host,
+                    self.waiting.total(),
+                )
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "too many streams waiting to say hello; try again later",
+            )
+        self.waiting[host] += 1
+        problem = ""
         try:
             first = await asyncio.wait_for(anext(request_iterator), self.hello_timeout)
         except (TimeoutError, StopAsyncIteration):
-            yield _error(pb.Error.BAD_HELLO, "expected a hello message first")
-            return
+            problem = "expected a hello message first"
         except Exception as e:  # malformed or oversized first message
             log.info("bad first message from %s: %s", peer, e)
-            yield _error(pb.Error.BAD_HELLO, "the first message is not a valid BotMessage")
+            problem = "the first message is not a valid BotMessage"
+        finally:
+            self.waiting[host] -= 1
+            if self.waiting[host] <= 0:
+                del self.waiting[host]
+        if problem:
+            yield _error(pb.Error.BAD_HELLO, problem)
             return
         if first.WhichOneof("msg") != "hello":
             yield _error(pb.Error.BAD_HELLO, "the first message must be a hello")

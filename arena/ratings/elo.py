@@ -14,11 +14,11 @@ which makes every game zero-sum.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from arena.ratings.types import EloResult, GameResult
 
-__all__ = ["incremental_elo"]
+__all__ = ["elo_steps", "incremental_elo"]
 
 
 def _pairwise_points(ranks: tuple[int, ...]) -> list[float]:
@@ -34,6 +34,37 @@ def _pairwise_points(ranks: tuple[int, ...]) -> list[float]:
                 tied += 1
         points.append(better + 0.5 * tied)
     return points
+
+
+def elo_steps(
+    games: Iterable[GameResult], *, k: float = 32.0, initial: float = 1500.0
+) -> Iterator[list[tuple[str, float]]]:
+    """Process ``games`` in order, yielding after each one ``(player, rating after the
+    game)`` for every seat. Holds only the current ratings, however many games stream by;
+    :func:`incremental_elo` is this, collected."""
+    ratings: dict[str, float] = {}
+    for game in games:
+        players = game.players
+        n = len(players)
+        pre = [ratings.get(p, initial) for p in players]
+        if n >= 2:
+            scale = k / (n - 1)
+            base = sum(pre) / n  # keeps the powers of ten small whatever the level
+            q = [10.0 ** ((r - base) / 400.0) for r in pre]
+            points = _pairwise_points(game.ranks)
+            post = []
+            for i in range(n):
+                qi = q[i]
+                expected = 0.0
+                for j in range(n):
+                    if j != i:
+                        expected += qi / (qi + q[j])
+                post.append(pre[i] + scale * (points[i] - expected))
+        else:
+            post = pre
+        for p, r in zip(players, post, strict=True):
+            ratings[p] = r
+        yield list(zip(players, post, strict=True))
 
 
 def incremental_elo(
@@ -55,29 +86,9 @@ def incremental_elo(
     ratings: dict[str, float] = {}
     played: dict[str, int] = {}
     history: list[tuple[int, str, float]] = []
-
-    for index, game in enumerate(games):
-        players = game.players
-        n = len(players)
-        pre = [ratings.get(p, initial) for p in players]
-        if n >= 2:
-            scale = k / (n - 1)
-            base = sum(pre) / n  # keeps the powers of ten small whatever the level
-            q = [10.0 ** ((r - base) / 400.0) for r in pre]
-            points = _pairwise_points(game.ranks)
-            post = []
-            for i in range(n):
-                qi = q[i]
-                expected = 0.0
-                for j in range(n):
-                    if j != i:
-                        expected += qi / (qi + q[j])
-                post.append(pre[i] + scale * (points[i] - expected))
-        else:
-            post = pre
-        for p, r in zip(players, post, strict=True):
+    for index, step in enumerate(elo_steps(games, k=k, initial=initial)):
+        for p, r in step:
             ratings[p] = r
             played[p] = played.get(p, 0) + 1
             history.append((index, p, r))
-
     return EloResult(ratings=ratings, games=played, history=history)

@@ -139,14 +139,15 @@ async def play(
     token: str | None = None,
     name: str = "broken",
     on_message: Callable[[pb.ArenaMessage], None] | None = None,
+    **hello_fields: Any,
 ) -> str:
-    """Say hello and serve requests until goodbye. ``on_request`` may be a coroutine
-    function: each request then runs in its own task (so slow answers do not block other
-    games). Returns why the session ended."""
+    """Say hello (with any further Hello fields given) and serve requests until goodbye.
+    ``on_request`` may be a coroutine function: each request then runs in its own task (so
+    slow answers do not block other games). Returns why the session ended."""
     tasks: set[asyncio.Task[None]] = set()
     async with grpc.aio.insecure_channel(ADDRESS) as channel:
         s = Stream(channel)
-        s.send(hello(token, name))
+        s.send(hello(token, name, **hello_fields))
         async for msg in s:
             if on_message is not None:
                 on_message(msg)

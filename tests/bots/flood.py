@@ -19,5 +19,10 @@ def flood(req, stream) -> None:
     botkit.note(event="flooded", request_id=req.request_id, total=sent)
 
 
+async def main() -> None:
+    how = await botkit.play(flood, name="flood")
+    botkit.note(event="ended", how=how)
+
+
 if __name__ == "__main__":
-    botkit.run(botkit.play(flood, name="flood"))
+    botkit.run(main())

@@ -291,20 +291,33 @@ def test_fault_wrong_request_id_is_recorded_as_illegal_and_forfeits(sock_dir: Pa
             assert int(f.detail.rsplit(" ", 1)[1]) >= 10**12  # the bot's made-up id
 
 
-def test_fault_message_flood_is_recorded_as_illegal_and_the_gateway_keeps_serving(
+def test_fault_message_flood_is_cut_off_as_illegal_and_the_gateway_keeps_serving(
     sock_dir: Path,
 ) -> None:
     """Thousands of answers to requests that were never issued, as fast as the bot can send
-    them: each request of the flooder fails as ILLEGAL (three strikes, then forfeit); the
-    good bots are not slowed into faults, and the gateway stays healthy."""
+    them: the flooder forfeits every game as ILLEGAL, and as soon as its stream has sent
+    more answers than it was sent requests (beyond a small allowance) the stream is closed
+    with a protocol error; the good bots are not slowed into faults, and the gateway stays
+    healthy. (tests/robustness/test_answer_flood.py measures the good bots' latency.)"""
     log = sock_dir / "bot.jsonl"
-    result = play(spec_with(broken("flooder", "flood.py", log, FLOOD="3000")), sock_dir)
+    games = 4
+    bot = broken("flooder", "flood.py", log, FLOOD="3000")
+    result = play(spec_with(bot, games=games), sock_dir)
     assert_games_completed(result, "flooder")
+    details = []
     for g in result.games:
-        assert_strikes_then_forfeit(g, "flooder", "ILLEGAL", POLICY.max_strikes)
-    flooded = [n for n in notes(log) if n["event"] == "flooded"]
-    assert len(flooded) == POLICY.max_strikes * len(result.games)
-    assert flooded[-1]["total"] >= 3000 * len(flooded)
+        mine = faults_of(g, "flooder")
+        assert mine and all(str(f.kind) == "ILLEGAL" for f in mine), mine
+        assert mine[-1].forfeit, mine
+        assert_forfeits_last(g, "flooder")
+        details += [f.detail for f in mine]
+    # every game forfeited (by strikes, each unknown id blaming an open request) and the
+    # stream cut off with a protocol error once the answers outnumbered the requests
+    seen = notes(log)
+    assert seen[-1] == {"event": "ended", "how": "error PROTOCOL"}, seen[-3:]
+    flooded = [n for n in seen if n["event"] == "flooded"]
+    assert 1 <= len(flooded) <= POLICY.max_strikes * games, flooded
+    assert all("unknown request id" in d or "answer flood" in d for d in details), details
 
 
 # ---------------------------------------------------------------------------- streams
