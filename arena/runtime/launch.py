@@ -120,7 +120,22 @@ def _drop_privileges(uid: int, gid: int) -> None:
     os.setresuid(uid, uid, uid)
 
 
-def _exec(argv: list[str], limits: dict[str, int], uid: int | None, gid: int | None) -> None:
+def _drop_capabilities() -> None:
+    """Stay root, but with no capabilities at all (and none to regain on execve)."""
+    for cap in range(64):
+        if _prctl(PR_CAPBSET_DROP, cap) != 0:
+            break
+    _prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: none (two words each)
+    if libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+
+
+def _exec(
+    argv: list[str], limits: dict[str, int], uid: int | None, gid: int | None, drop_caps: bool
+) -> None:
     """In the forked child: become the bot."""
     try:
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGALRM):
@@ -130,6 +145,8 @@ def _exec(argv: list[str], limits: dict[str, int], uid: int | None, gid: int | N
         signal.pthread_sigmask(signal.SIG_SETMASK, set())
         if uid is not None:
             _drop_privileges(uid, gid if gid is not None else uid)
+        elif drop_caps:
+            _drop_capabilities()
         for name, value in limits.items():
             resource.setrlimit(RLIMITS[name], (value, value))
         _prctl(PR_SET_NO_NEW_PRIVS, 1)
@@ -153,14 +170,15 @@ def main(args: list[str]) -> int:
     uid = gid = None
     grace = 2.0
     home = cgroup = None
-    subreaper = pdeathsig = False
+    subreaper = pdeathsig = drop_caps = False
     parent = os.getppid()
     i = 0
     while i < len(opts):
         opt = opts[i]
-        if opt in ("--subreaper", "--pdeathsig"):
+        if opt in ("--subreaper", "--pdeathsig", "--drop-caps"):
             subreaper = subreaper or opt == "--subreaper"
             pdeathsig = pdeathsig or opt == "--pdeathsig"
+            drop_caps = drop_caps or opt == "--drop-caps"
             i += 1
             continue
         value = opts[i + 1]
@@ -213,7 +231,7 @@ def main(args: list[str]) -> int:
     signal.signal(signal.SIGALRM, on_alarm)
     child = os.fork()
     if child == 0:
-        _exec(argv, limits, uid, gid)
+        _exec(argv, limits, uid, gid, drop_caps)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGHUP, signal.SIGINT})
     status = None
     while status is None:

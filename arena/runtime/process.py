@@ -50,10 +50,10 @@ def bot_environment(
     return env
 
 
-def _socket_dir(address: str) -> str | None:
+def _socket_path(address: str) -> str | None:
     for prefix in ("unix://", "unix:"):
         if address.startswith(prefix):
-            return os.path.dirname(os.path.abspath(address[len(prefix) :]))
+            return os.path.abspath(address[len(prefix) :])
     return None
 
 
@@ -110,7 +110,7 @@ class ProcessBot:
                 env=bot_environment(address, token, self.extra_env),
                 limits=self.limits,
                 share=self.share,
-                socket_dir=_socket_dir(address),
+                socket_path=_socket_path(address),
                 grace=self.stop_grace,
             )
             self.popen = subprocess.Popen(

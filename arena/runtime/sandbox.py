@@ -398,16 +398,42 @@ def _argv_paths(argv: Sequence[str], cwd: str, path_env: str) -> list[str]:
     return out
 
 
-def needed_paths(argv: Sequence[str], cwd: str, path_env: str, socket_dir: str | None) -> list[str]:
+def needed_paths(argv: Sequence[str], cwd: str, path_env: str, socket_path: str | None) -> list[str]:
     """What a bot must see: its working directory, the arena's interpreter and source tree
-    (the SDK), the command's own files, the arena's socket directory."""
+    (the SDK), the command's own files, the arena's socket."""
     paths = [cwd, str(PROJECT_ROOT), sys.prefix, sys.base_prefix, sys.exec_prefix]
     paths.append(os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))))
     paths += [p for p in sys.path if p and os.path.isdir(p)]
     paths += _argv_paths(argv, cwd, path_env)
-    if socket_dir:
-        paths.append(socket_dir)
+    if socket_path:
+        paths.append(socket_path)  # the socket itself: its directory may be closed to others
     return [os.path.realpath(p) for p in paths if os.path.exists(p)]
+
+
+def _open_to_others(path: str) -> bool:
+    """Whether a user of no group may read ``path`` (list and enter it, if a folder)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return True  # nothing there to read
+    want = 0o005 if os.path.isdir(path) else 0o004
+    return st.st_mode & want == want
+
+
+_closed_warned: set[str] = set()
+
+
+def _warn_closed(path: str) -> None:
+    with _warn_lock:
+        if path in _closed_warned:
+            return
+        _closed_warned.add(path)
+    sys.stderr.write(
+        f"warning: {path} is not readable by other users, so a process bot that needs it runs "
+        "as root (in its sandbox, without capabilities) instead of as a user of its own; "
+        f"make it readable (chmod o+rX) to isolate the bot fully\n"
+    )
+    sys.stderr.flush()
 
 
 # ---------------------------------------------------------------------------- a bot's jail
@@ -556,13 +582,13 @@ def jail(
     env: Mapping[str, str],
     limits: ProcessLimits | None = None,
     share: Sequence[str] = (),
-    socket_dir: str | None = None,
+    socket_path: str | None = None,
     grace: float = 2.0,
     box: Sandbox | None = None,
 ) -> Jail:
     """How to run ``argv`` contained (and, with bubblewrap, isolated). ``env`` is the bot's
     whole environment, less HOME and TMPDIR (set here); ``share`` lists host paths the bot
-    may write (everything else is read-only); ``socket_dir`` holds the arena's socket."""
+    may write (everything else is read-only); ``socket_path`` is the arena's Unix socket."""
     box = box or current()
     limits = limits or ProcessLimits()
     workdir = os.path.realpath(cwd or os.getcwd())
@@ -571,7 +597,7 @@ def jail(
     j = Jail(box, [], env, workdir)
     try:
         if box.mode == "bwrap":
-            _bwrap_jail(j, argv, launcher, limits, share, socket_dir)
+            _bwrap_jail(j, argv, launcher, limits, share, socket_path)
         else:
             _plain_jail(j, argv, launcher, limits)
     except BaseException:
@@ -601,29 +627,37 @@ def _bwrap_jail(
     launcher: list[str],
     limits: ProcessLimits,
     share: Sequence[str],
-    socket_dir: str | None,
+    socket_path: str | None,
 ) -> None:
     box = j.box
     assert box.bwrap is not None
     root = os.geteuid() == 0
     opts = ["--home", SANDBOX_HOME]
-    if box.own_uid:
+    need = needed_paths(argv, j.cwd, j.env.get("PATH", ""), socket_path)
+    shared = [os.path.realpath(p) for p in share if os.path.exists(p)]
+    own_uid = box.own_uid
+    if own_uid:
+        closed = [p for p in need if not _open_to_others(p)]
+        if closed:  # its own user could not read its files: it runs as root, without capabilities
+            own_uid = False
+            _warn_closed(closed[0])
+    if own_uid:
         j.uid, j._uid_fd = allocate_uid()
         opts += ["--uid", str(j.uid), "--gid", str(j.uid)]
-    for name, value in limits.rlimits(own_uid=box.own_uid).items():
+    else:
+        opts += ["--drop-caps"]
+    for name, value in limits.rlimits(own_uid=own_uid).items():
         opts += ["--rlimit", f"{name}={value}"]
     j.env.update(HOME=SANDBOX_HOME, TMPDIR=SANDBOX_TMP)
 
     scratch = str(parse_size(limits.scratch))
-    need = needed_paths(argv, j.cwd, j.env.get("PATH", ""), socket_dir)
-    shared = [os.path.realpath(p) for p in share if os.path.exists(p)]
     overlays = [d for d in HIDDEN_DIRS if os.path.isdir(d) and not os.path.islink(d)]
-    if box.own_uid:  # directories the bot's user could not pass through: show only what it needs
+    if own_uid:  # directories the bot's user could not pass through: show only what it needs
         overlays += [a for p in need + shared if (a := _closed_ancestor(p)) is not None]
     overlays = _minimal(overlays)
 
     b = _bwrap_base(box.bwrap, root)
-    if socket_dir is not None:
+    if socket_path is not None:
         b.append("--unshare-net")  # the Unix socket is all the bot needs
     b += ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
     b += ["--perms", "1777", "--size", scratch, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
