@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -29,6 +30,16 @@ from arena.runtime.logs import DEFAULT_LOG_CAP, HeadTailLog
 from arena.runtime.sandbox import ProcessLimits
 
 CappedLog = HeadTailLog  # the former name
+_running: weakref.WeakSet[ProcessBot] = weakref.WeakSet()
+
+
+def kill_all_now() -> None:
+    """Kill every process bot of this process that is still running, with all it started
+    (for an arena that must stop at once; safe to call from a signal handler)."""
+    for bot in list(_running):
+        bot.kill_now()
+
+
 DRAIN_SECONDS = 0.5  # after the exit, how long the output may still be read
 
 
@@ -128,6 +139,7 @@ class ProcessBot:
                 self.jail.close()
             raise OSError(f"cannot start bot {self.name!r} ({shlex.join(self.argv)}): {e}") from e
         self.jail.after_start(loop)
+        _running.add(self)
         assert self.popen.stdout is not None
         self._out_fd = self.popen.stdout.fileno()
         os.set_blocking(self._out_fd, False)
@@ -193,6 +205,7 @@ class ProcessBot:
         if self.returncode is not None:
             return
         self.returncode = code
+        _running.discard(self)
         if self._exited is not None and not self._exited.done():
             self._exited.set_result(code)
         if self._on_exit is not None and not self.stopping:
@@ -240,6 +253,12 @@ class ProcessBot:
             os.close(self._pidfd)
             self._pidfd = None
         return self.returncode
+
+    def kill_now(self) -> None:
+        """Kill the bot and everything it started, without waiting for anything."""
+        self.stopping = True
+        if self.popen is not None and self.jail is not None and self.returncode is None:
+            self.jail.kill(self.popen.pid)
 
     def describe_exit(self) -> str:
         code = self.returncode

@@ -398,7 +398,9 @@ def _argv_paths(argv: Sequence[str], cwd: str, path_env: str) -> list[str]:
     return out
 
 
-def needed_paths(argv: Sequence[str], cwd: str, path_env: str, socket_path: str | None) -> list[str]:
+def needed_paths(
+    argv: Sequence[str], cwd: str, path_env: str, socket_path: str | None
+) -> list[str]:
     """What a bot must see: its working directory, the arena's interpreter and source tree
     (the SDK), the command's own files, the arena's socket."""
     paths = [cwd, str(PROJECT_ROOT), sys.prefix, sys.base_prefix, sys.exec_prefix]
