@@ -59,8 +59,7 @@ LAUNCHER = Path(launch.__file__).resolve()
 PROJECT_ROOT = LAUNCHER.parents[2]  # the source tree (the SDK's editable install points here)
 UID_BASE = 1_800_000_000  # bots of a root arena run as UID_BASE + n (and that gid)
 UID_COUNT = 100_000
-SANDBOX_TMP = "/tmp"
-SANDBOX_HOME = "/tmp/home"
+SANDBOX_TMP = "/tmp"  # the private area (its HOME is home/ in it)
 # replaced by empty directories in the sandbox (the operator's files, other users' sockets)
 HIDDEN_DIRS = ("/tmp", "/var/tmp", "/run", "/home", "/root", "/mnt", "/media")
 SCRATCH_DIRS = ("/tmp", "/var/tmp")  # writable, size-limited
@@ -634,7 +633,7 @@ def _bwrap_jail(
     box = j.box
     assert box.bwrap is not None
     root = os.geteuid() == 0
-    opts = ["--home", SANDBOX_HOME]
+    opts = []
     need = needed_paths(argv, j.cwd, j.env.get("PATH", ""), socket_path)
     shared = [os.path.realpath(p) for p in share if os.path.exists(p)]
     own_uid = box.own_uid
@@ -650,8 +649,6 @@ def _bwrap_jail(
         opts += ["--drop-caps"]
     for name, value in limits.rlimits(own_uid=own_uid).items():
         opts += ["--rlimit", f"{name}={value}"]
-    j.env.update(HOME=SANDBOX_HOME, TMPDIR=SANDBOX_TMP)
-
     scratch = str(parse_size(limits.scratch))
     overlays = [d for d in HIDDEN_DIRS if os.path.isdir(d) and not os.path.islink(d)]
     if own_uid:  # directories the bot's user could not pass through: show only what it needs
@@ -669,6 +666,14 @@ def _bwrap_jail(
         else:
             b += ["--perms", "0755", "--tmpfs", d]
     shown = _minimal(p for p in need if any(_under(p, d) for d in overlays))
+    # the private area: /tmp, unless the bot must see the real one (it works there)
+    tmp = next(
+        (d for d in (SANDBOX_TMP, *SCRATCH_DIRS) if d in overlays and d not in [*shown, *shared]),
+        "/dev/shm",
+    )
+    home = f"{tmp}/home"
+    opts += ["--home", home]
+    j.env.update(HOME=home, TMPDIR=tmp)
     made: set[str] = set(overlays)
     for p, how in [*((p, "--ro-bind") for p in shown), *((p, "--bind") for p in _minimal(shared))]:
         for parent in reversed(Path(p).parents):  # bwrap would make them 0700
