@@ -256,11 +256,21 @@ def _kind(exc: BaseException) -> set[str]:
     return {c.__name__ for c in type(exc).__mro__}
 
 
+def _interrupted(exc: BaseException) -> bool:
+    return isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console entry point with one-line errors and stable exit codes."""
+    from arena import interrupt
+
     command = typer.main.get_command(app)
     try:
-        rv = command.main(args=argv, prog_name="arena", standalone_mode=False)
+        with interrupt.handled():
+            rv = command.main(args=argv, prog_name="arena", standalone_mode=False)
+    except interrupt.Interrupted as e:
+        err.print(e.message, markup=False, soft_wrap=True)
+        return interrupt.exit_code()
     except UsageProblem as e:
         err.print(f"error: {e}", markup=False, soft_wrap=True)
         return 2
@@ -269,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         err.print("interrupted", markup=False)
-        return 130
+        return interrupt.exit_code()
     except Exception as e:
         kinds = _kind(e)
         ctx = getattr(e, "ctx", None)
@@ -283,8 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         if "Exit" in kinds:
             return int(getattr(e, "exit_code", 0))
         if "Abort" in kinds:
-            err.print("aborted", markup=False)
-            return 130
+            err.print("interrupted" if _interrupted(e) else "aborted", markup=False)
+            return interrupt.exit_code()
         if "ClickException" in kinds:
             err.print(f"error: {e.format_message()}", markup=False, soft_wrap=True)  # type: ignore[attr-defined]
             return int(getattr(e, "exit_code", 1))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
+from arena import interrupt
 from arena.cli import (
     SEED_HELP,
     BrutalOpt,
@@ -23,7 +23,7 @@ from arena.cli import (
     out,
     warn_guessable,
 )
-from arena.cli_play import bot_app, parse_bots
+from arena.cli_play import ProcessLimitOpt, bot_app, parse_bots, process_limits
 from arena.console import make_progress
 from arena.errors import UsageProblem
 
@@ -255,7 +255,11 @@ def run_and_report(
                 total=max(p.games_total, p.games_done),
             )
 
-        outcome = asyncio.run(run_tournament(db, tid, show, listen))
+        outcome = interrupt.run(
+            run_tournament(db, tid, show, listen),
+            f"tournament {tid} interrupted: every bot was stopped and the games played so far "
+            f"are kept; continue it with: arena tournament resume {tid}",
+        )
     report = None
     if out_dir is not None:
         from arena.report import render_site
@@ -316,6 +320,11 @@ def _limits(memory: str, cpus: float, pids: int) -> dict[str, Any]:
     return {"memory": memory, "cpus": cpus, "pids": pids}
 
 
+def _process_options(items: list[str] | None) -> dict[str, Any]:
+    limits = process_limits(items)
+    return limits.as_options() if limits is not None else {}
+
+
 @tournament_app.callback()
 def tournament(
     ctx: typer.Context,
@@ -361,6 +370,7 @@ def tournament(
     pids: Annotated[
         int, typer.Option("--pids", metavar="N", min=8, help="Container bots: process limit.")
     ] = 64,
+    process_limit: ProcessLimitOpt = None,
     listen: Annotated[
         str | None,
         typer.Option(
@@ -415,6 +425,7 @@ def tournament(
         name=name,
         deadline=deadline,
         container=_limits(memory, cpus, pids),
+        process=_process_options(process_limit),
     )
     if any(e.remote for e in cfg.entries) and not listen:
         raise UsageProblem("remote bots connect over TCP: give --listen HOST:PORT", param="--bots")

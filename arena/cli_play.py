@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shlex
 import shutil
@@ -13,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from arena import interrupt
 from arena.cli import (
     SEED_HELP,
     BrutalOpt,
@@ -32,6 +32,30 @@ from arena.errors import UsageProblem
 
 bot_app = typer.Typer(help="Manage and test bots.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(bot_app, name="bot")
+
+
+ProcessLimitOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--process-limit",
+        metavar="KEY=VALUE",
+        help="Process bots: a resource limit (repeatable). Keys and defaults: memory=1g "
+        "(data per process), processes=128 (of the bot's own user, root arenas), "
+        "file-size=64m, open-files=1024, scratch=64m (its private /tmp). See 'arena sandbox'.",
+    ),
+]
+
+
+def process_limits(items: list[str] | None) -> Any:
+    """--process-limit values as ProcessLimits (None: the defaults)."""
+    if not items:
+        return None
+    from arena.runtime.sandbox import ProcessLimits
+
+    try:
+        return ProcessLimits.parse(items)
+    except (ValueError, TypeError) as e:
+        raise UsageProblem(str(e), param="--process-limit") from None
 
 
 def _name_for(command: str) -> str:
@@ -165,6 +189,7 @@ def match(
     logs: Annotated[
         Path | None, typer.Option("--logs", metavar="DIR", help="Save each bot's output here.")
     ] = None,
+    process_limit: ProcessLimitOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -191,9 +216,13 @@ def match(
         brutal=brutal,
         concurrency=concurrency,
         faults=FaultPolicy(deadline=deadline, time_bank=time_bank, max_strikes=max_strikes),
+        process_limits=process_limits(process_limit),
     )
     with progress_bar(err, "games", games) as advance:
-        result = asyncio.run(run_match(spec, progress=lambda done, total: advance(done)))
+        result = interrupt.run(
+            run_match(spec, progress=lambda done, total: advance(done)),
+            "match interrupted: every bot was stopped, nothing was stored",
+        )
     if logs is not None:
         logs.mkdir(parents=True, exist_ok=True)
         for name, text in result.logs.items():
@@ -252,8 +281,9 @@ def bot_check(
         if err.is_terminal:
             err.print(msg, markup=False, style="dim")
 
-    checks = asyncio.run(
-        run_checks(entry.command, image=entry.image, deadline=deadline, progress=say)
+    checks = interrupt.run(
+        run_checks(entry.command, image=entry.image, deadline=deadline, progress=say),
+        "bot check interrupted: the bot was stopped",
     )
     passed = all(c.ok for c in checks)
     if as_json:
@@ -269,3 +299,25 @@ def bot_check(
         out.print("passed" if passed else "FAILED")
     if not passed:
         raise typer.Exit(1)
+
+
+@app.command()
+def sandbox(as_json: JsonOpt = False) -> None:
+    """How process bots are contained and isolated on this machine.
+
+    Best first: bubblewrap (own PID, network and mount namespaces, read-only filesystem,
+    a user of its own when the arena runs as root), else a cgroup killed as a whole, else
+    a subreaper. Without bubblewrap process bots are trusted code: use containers
+    (arena bot submit) for untrusted bots. ARENA_SANDBOX=bwrap|cgroup|reaper forces one.
+    """
+    from arena.runtime import sandbox as box
+    from arena.runtime.sandbox import ProcessLimits
+
+    info = box.current().as_dict()
+    info["limits"] = ProcessLimits().as_options()
+    if as_json:
+        emit_json(info)
+        return
+    out.print(info["description"], soft_wrap=True)
+    limits = ", ".join(f"{k.replace('_', '-')}={v}" for k, v in info["limits"].items())
+    out.print(f"default limits: {limits}", soft_wrap=True)

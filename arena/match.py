@@ -47,7 +47,8 @@ class BotEntry:
     * ``image``: a Docker image, run sandboxed in a container per match (runtime/docker.py).
 
     ``token`` fixes the token for a command bot too (random otherwise); ``env`` adds
-    environment variables for a command bot.
+    environment variables for a command bot; ``share`` lists host paths a command bot may
+    write (everything else it sees read-only where it is sandboxed: runtime/sandbox.py).
     """
 
     name: str
@@ -58,6 +59,7 @@ class BotEntry:
     token: str | None = None
     cwd: str | None = None
     env: dict[str, str] | None = None
+    share: list[str] | None = None
 
     def __post_init__(self) -> None:
         kinds = (
@@ -97,6 +99,8 @@ class MatchSpec:
     kick_after_answers: int | None = None
     # resource limits for container bots (runtime/docker.py ContainerLimits; None: defaults)
     container_limits: Any = None
+    # resource limits for process bots (runtime/sandbox.py ProcessLimits; None: defaults)
+    process_limits: Any = None
 
     def __post_init__(self) -> None:
         if self.seed is None:
@@ -342,7 +346,14 @@ class MatchRunner:
                     labels={"flip7-arena.match": self.match_id},
                 )
             else:
-                proc = ProcessBot(entry.name, entry.command or "", cwd=entry.cwd, env=entry.env)
+                proc = ProcessBot(
+                    entry.name,
+                    entry.command or "",
+                    cwd=entry.cwd,
+                    env=entry.env,
+                    limits=self.spec.process_limits,
+                    share=entry.share or (),
+                )
             self.procs[i] = proc
             starts.append(self._start_one(proc, link, token))
         await asyncio.gather(*starts)
@@ -371,7 +382,7 @@ class MatchRunner:
         try:
             await proc.start(gw.address, token, on_exit=exited)
         except OSError as e:
-            if descriptors.is_exhaustion(e):  # the arena's own shortage: nobody's fault
+            if descriptors.is_exhaustion(e) or descriptors.short():  # the arena's own shortage
                 link.fail(FaultKind.INFRA, f"the arena ran out of file descriptors: {e}")
             else:
                 link.fail(FaultKind.INIT_FAIL, str(e))

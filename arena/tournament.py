@@ -64,6 +64,7 @@ class TournamentConfig:
     time_bank: float = 10.0
     max_strikes: int = 3
     container: dict[str, Any] = field(default_factory=dict)  # ContainerLimits overrides
+    process: dict[str, Any] = field(default_factory=dict)  # ProcessLimits overrides
 
 
 @dataclass
@@ -128,6 +129,7 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
             "time_bank": cfg.time_bank,
             "max_strikes": cfg.max_strikes,
             "container": cfg.container,
+            "process": cfg.process,
         },
     )
     entries = [
@@ -232,6 +234,7 @@ class TournamentRunner:
         self.state = Progress()
         self.played = 0
         self.container_limits: Any = None
+        self.process_limits: Any = None
         self.remote_links: dict[str, Any] = {}
 
     def _emit(self) -> None:
@@ -250,6 +253,10 @@ class TournamentRunner:
 
             await reap_stale_containers_async()  # containers of a run that was killed
             self.container_limits = ContainerLimits(**(t.options.get("container") or {}))
+        if t.options.get("process"):
+            from arena.runtime.sandbox import ProcessLimits
+
+            self.process_limits = ProcessLimits(**t.options["process"])
         sched = _scheduler(t, entries)
         total_rounds = sched.total_rounds()
         per_round = max(1, len(entries) // t.seats) * t.games_per_match
@@ -406,6 +413,7 @@ class TournamentRunner:
             faults=faults,
             match_id=f"t{t.id}-m{m.id}",
             container_limits=self.container_limits,
+            process_limits=self.process_limits,
         )
         async with table_slots:
             with Session(self.eng) as s:

@@ -155,7 +155,8 @@ class BotLink:
 
     Request ids are numbered per link (1, 2, ...), so they tell a bot nothing about the
     rest of the arena. A stream may send at most one answer per request it was sent, plus
-    :data:`FLOOD_ALLOWANCE`; past that it is cut off and the bot's seats forfeit.
+    :data:`FLOOD_ALLOWANCE`, and at most that many answers to ids that were never issued
+    (no honest bot sends one); past either it is cut off and the bot's seats forfeit.
     """
 
     _order = itertools.count()
@@ -181,6 +182,7 @@ class BotLink:
         self.flood_allowance = FLOOD_ALLOWANCE
         self._sent_on_stream = 0  # requests sent on the live stream (resends included)
         self._received_on_stream = 0  # answers received on it
+        self._unknown_on_stream = 0  # answers to ids never issued
         self.stats = LinkStats()
         self._grace: asyncio.TimerHandle | None = None
         self.record_latency = False
@@ -209,6 +211,7 @@ class BotLink:
         self.stats.connects += 1
         self.connected.set()
         self._received_on_stream = 0
+        self._unknown_on_stream = 0
         self._sent_on_stream = len(self.pending)
         for p in self.pending.values():  # resume: send pending requests again
             conn.send(p.message)
@@ -333,19 +336,28 @@ class BotLink:
         if self.gone is not None:
             return  # cut off or closed: what is still buffered is not read
         self._received_on_stream += 1
+        rid = answer.request_id
+        if not 0 < rid <= self.last_request_id:
+            self._unknown_on_stream += 1
+        detail = ""
         if self._received_on_stream > self._sent_on_stream + self.flood_allowance:
             detail = (
                 f"answer flood: {self._received_on_stream} answers to "
                 f"{self._sent_on_stream} request(s) sent on this stream "
                 f"(allowance {self.flood_allowance}); the stream was closed"
             )
+        elif self._unknown_on_stream > self.flood_allowance:
+            detail = (
+                f"answer flood: {self._unknown_on_stream} answers to request ids this "
+                f"arena never issued (allowance {self.flood_allowance}); the stream was closed"
+            )
+        if detail:
             if self.conn is not None:
                 self.conn.send(
                     pb.ArenaMessage(error=pb.Error(code=pb.Error.PROTOCOL, message=detail))
                 )
             self.fail(FaultKind.ILLEGAL, detail)
             return
-        rid = answer.request_id
         p = self._settle(rid)
         if p is None:
             if 0 < rid <= self.last_request_id:

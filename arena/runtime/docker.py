@@ -44,6 +44,8 @@ from pathlib import PurePosixPath
 from typing import Any, TypeVar
 
 from arena.errors import ArenaError
+from arena.runtime.logs import DEFAULT_LOG_CAP
+from arena.runtime.logs import HeadTailLog as ContainerLog
 
 log = logging.getLogger("arena.runtime.docker")
 
@@ -53,7 +55,6 @@ OWNER_START_LABEL = "flip7-arena.owner-start"  # that process's start time (pid 
 BOT_LABEL = "flip7-arena.bot"  # the bot's name in the match
 SOCKET_DIR = "/run/arena"  # where the gateway socket's directory appears in the container
 BOT_USER = "10001:10001"
-DEFAULT_LOG_CAP = 256 * 1024
 SUBMIT_HINT = "arena bot submit PATH --name NAME"
 
 T = TypeVar("T")
@@ -106,46 +107,6 @@ class ContainerLimits:
             raise ValueError("pids must be at least 1")
         if self.start_timeout <= 0 or self.stop_timeout < 0:
             raise ValueError("timeouts must be positive")
-
-
-class ContainerLog:
-    """A bot's output, size-capped: the first ``cap/2`` bytes (start-up messages) and the
-    last ``cap/2`` (the traceback of a crash) are kept; what lies between is counted.
-    Written by the container's watcher thread, read by anyone."""
-
-    def __init__(self, cap: int = DEFAULT_LOG_CAP) -> None:
-        self.cap = cap
-        self._half = max(1, cap // 2)
-        self._head = bytearray()
-        self._tail = bytearray()
-        self.size = 0  # bytes written in all
-        self._lock = threading.Lock()
-
-    def write(self, data: bytes) -> None:
-        with self._lock:
-            self.size += len(data)
-            room = self._half - len(self._head)
-            if room > 0:
-                self._head += data[:room]
-                data = data[room:]
-            if data:
-                self._tail += data
-                if len(self._tail) > 2 * self._half:  # trim in batches: amortised O(1)
-                    del self._tail[: len(self._tail) - self._half]
-
-    @property
-    def dropped(self) -> int:
-        with self._lock:
-            return self.size - len(self._head) - min(len(self._tail), self._half)
-
-    def text(self) -> str:
-        with self._lock:
-            tail = bytes(self._tail[-self._half :]) if self._tail else b""
-            dropped = self.size - len(self._head) - len(tail)
-            out = bytes(self._head).decode(errors="replace")
-            if dropped > 0:
-                out += f"\n[... {dropped} bytes not kept ...]\n"
-            return out + tail.decode(errors="replace")
 
 
 # ---------------------------------------------------------------------------- the engine

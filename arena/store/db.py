@@ -55,6 +55,9 @@ def get_engine(url: str | None = None, *, migrate: bool = True) -> Engine:
         db = parsed.database
         if db and db != ":memory:":
             Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            from arena.runtime.sandbox import protect
+
+            protect(Path(db).expanduser())  # no bot started from here may see it
         eng = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(eng, "connect", _sqlite_pragmas)
     else:

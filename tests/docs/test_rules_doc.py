@@ -6,6 +6,7 @@ that is not in it."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 from arena.protocol import pb
@@ -78,10 +79,25 @@ SOURCE_SUFFIXES = {".py", ".proto", ".md", ".js", ".go", ".java", ".cpp", ".h", 
 SKIP_DIRS = {".git", ".venv", "node_modules", "build", "reports"}
 
 
+def _project_files() -> list[Path]:
+    """The repository's files: tracked or new, not ignored build products (a kit's build
+    copies the .proto into its own ignored folder)."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+    except (OSError, subprocess.CalledProcessError):  # not a git checkout: walk the tree
+        return [p for p in ROOT.rglob("*") if not SKIP_DIRS & set(p.relative_to(ROOT).parts)]
+    return [ROOT / name for name in listed.split("\0") if name]
+
+
 def test_no_reference_to_documents_outside_the_repository() -> None:
     gone = ("RULES" + ".md", "DESIGN" + ".md")  # spelled apart so this file does not match
     hits = []
-    for path in ROOT.rglob("*"):
+    for path in _project_files():
         rel = path.relative_to(ROOT)
         if path.suffix not in SOURCE_SUFFIXES or SKIP_DIRS & set(rel.parts) or not path.is_file():
             continue

@@ -66,9 +66,14 @@ def example(name: str, **kw: Any) -> BotEntry:
 
 
 def broken(name: str, script: str, log: Path | None = None, **env: str) -> BotEntry:
+    share = []
     if log is not None:
+        # the bot may run sandboxed as a user of its own: the one file it may write
+        log.touch()
+        log.chmod(0o666)
         env["BOT_LOG"] = str(log)
-    return BotEntry(name, command=f"{sys.executable} {BROKEN / script}", env=env)
+        share.append(str(log))
+    return BotEntry(name, command=f"{sys.executable} {BROKEN / script}", env=env, share=share)
 
 
 def notes(log: Path) -> list[dict[str, Any]]:

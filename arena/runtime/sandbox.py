@@ -1,0 +1,702 @@
+"""How process bots are contained and isolated: the best mechanism this machine offers.
+
+Chosen once per arena process (:func:`current`, shown by :func:`describe`), best first:
+
+``bwrap``
+    bubblewrap (Debian package ``bubblewrap``). Each bot gets its own PID, network, IPC,
+    UTS and mount namespaces; the bot's first process (``launch.py``) is PID 1 there, so
+    when it ends, the kernel kills everything in the namespace, and ``--die-with-parent``
+    ends the sandbox with the arena. The bot sees the filesystem read-only, with its
+    working directory where the operator ran the arena, a private size-limited ``/tmp``
+    (its ``HOME`` and ``TMPDIR``), fresh ``/proc`` and ``/dev``, and ``/run``, ``/home``,
+    ``/root`` and ``/var/tmp`` replaced by empty directories — except for the paths it
+    needs (the arena's interpreter and source tree, the bot's own files, the arena's Unix
+    socket). The database files this process opened are hidden. No network but the Unix
+    socket. When the arena runs as root, each bot also runs as a user of its own (a uid
+    from a high range, held by a lock while the bot runs), with no capabilities and no new
+    privileges; otherwise as the operator's user inside a user namespace.
+``cgroup``
+    no usable bubblewrap, but a writable cgroup v2: each bot's processes are put in a
+    cgroup of their own that is killed as a whole. No isolation.
+``reaper``
+    neither: the bot's first process is a child subreaper that kills every process left
+    below it (found in /proc) and gets SIGTERM when the arena dies. No isolation.
+
+Every mode applies the resource limits of :class:`ProcessLimits` and gives the bot a
+minimal environment (see ``arena.runtime.process``). Without ``bwrap``, process bots run
+as trusted code with the operator's rights: :func:`warn_once` says so. ``ARENA_SANDBOX``
+(``bwrap``, ``cgroup`` or ``reaper``) forces a mode, e.g. to compare them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import functools
+import itertools
+import json
+import logging
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena import descriptors
+from arena.errors import ArenaError
+from arena.runtime import launch
+
+log = logging.getLogger("arena.runtime.sandbox")
+
+MODES = ("bwrap", "cgroup", "reaper")
+LAUNCHER = Path(launch.__file__).resolve()
+PROJECT_ROOT = LAUNCHER.parents[2]  # the source tree (the SDK's editable install points here)
+UID_BASE = 1_800_000_000  # bots of a root arena run as UID_BASE + n (and that gid)
+UID_COUNT = 100_000
+SANDBOX_TMP = "/tmp"  # the private area (its HOME is home/ in it)
+# replaced by empty directories in the sandbox (the operator's files, other users' sockets)
+HIDDEN_DIRS = ("/tmp", "/var/tmp", "/run", "/home", "/root", "/mnt", "/media")
+SCRATCH_DIRS = ("/tmp", "/var/tmp")  # writable, size-limited
+
+_SIZE_RE = re.compile(r"^(\d+(?:\.\d+)?)([kmg]?)b?$", re.IGNORECASE)
+_SIZE_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def parse_size(value: str | int) -> int:
+    """``64m``, ``1g``, ``512k`` or a number of bytes, in bytes."""
+    if isinstance(value, int):
+        return value
+    m = _SIZE_RE.match(value.strip())
+    if not m:
+        raise ValueError(f"bad size {value!r} (e.g. 64m, 1g)")
+    return int(float(m.group(1)) * _SIZE_UNITS[m.group(2).lower()])
+
+
+@dataclass(frozen=True)
+class ProcessLimits:
+    """What one process bot may use. ``memory`` bounds each process's data (heap, stacks,
+    anonymous mappings; RLIMIT_DATA); ``processes`` counts the processes and threads of the
+    bot's own user (only where it has one: a root arena under bubblewrap); ``file_size``
+    bounds any file it writes; ``open_files`` its descriptors; ``scratch`` its private
+    ``/tmp`` (bubblewrap only)."""
+
+    memory: str = "1g"
+    processes: int = 128
+    file_size: str = "64m"
+    open_files: int = 1024
+    scratch: str = "64m"
+
+    KEYS = ("memory", "processes", "file-size", "open-files", "scratch")
+
+    def __post_init__(self) -> None:
+        if parse_size(self.memory) < 64 << 20:
+            raise ValueError(f"memory limit {self.memory!r} is below 64m")
+        if parse_size(self.file_size) < 1 << 20:
+            raise ValueError(f"file-size limit {self.file_size!r} is below 1m")
+        if parse_size(self.scratch) < 1 << 20:
+            raise ValueError(f"scratch limit {self.scratch!r} is below 1m")
+        if self.processes < 8:
+            raise ValueError("processes must be at least 8")
+        if self.open_files < 32:
+            raise ValueError("open-files must be at least 32")
+
+    @classmethod
+    def parse(cls, items: Iterable[str]) -> ProcessLimits:
+        """From ``KEY=VALUE`` strings (keys: memory, processes, file-size, open-files,
+        scratch)."""
+        kw: dict[str, object] = {}
+        for item in items:
+            key, sep, value = item.partition("=")
+            key = key.strip().lower()
+            if not sep or key not in cls.KEYS:
+                raise ValueError(
+                    f"bad process limit {item!r}: give KEY=VALUE with KEY one of "
+                    f"{', '.join(cls.KEYS)}"
+                )
+            name = key.replace("-", "_")
+            if name in ("processes", "open_files"):
+                try:
+                    kw[name] = int(value)
+                except ValueError:
+                    raise ValueError(f"bad process limit {item!r}: give a whole number") from None
+            else:
+                parse_size(value)
+                kw[name] = value.strip()
+        return cls(**kw)  # type: ignore[arg-type]
+
+    def as_options(self) -> dict[str, object]:
+        return {
+            "memory": self.memory,
+            "processes": self.processes,
+            "file_size": self.file_size,
+            "open_files": self.open_files,
+            "scratch": self.scratch,
+        }
+
+    def rlimits(self, own_uid: bool) -> dict[str, int]:
+        out = {
+            "data": parse_size(self.memory),
+            "fsize": parse_size(self.file_size),
+            "nofile": self.open_files,
+            "core": 0,
+        }
+        if own_uid:
+            out["nproc"] = self.processes
+        return out
+
+
+# ---------------------------------------------------------------------------- the mode
+@dataclass(frozen=True)
+class Sandbox:
+    mode: str  # one of MODES
+    isolated: bool  # namespaces, read-only filesystem, no network
+    own_uid: bool  # each bot runs as a user of its own
+    bwrap: str | None = None
+    cgroup_root: Path | None = None  # where the bots' cgroups are made (cgroup mode)
+    missing: str = ""  # why a better mode is not available
+
+    def describe(self) -> str:
+        if self.mode == "bwrap":
+            who = (
+                "each as a user of its own with no capabilities"
+                if self.own_uid
+                else "as your user in a user namespace of its own"
+            )
+            return (
+                f"bubblewrap ({self.bwrap}): process bots run {who}, in their own PID, "
+                "network and mount namespaces, with a read-only view of the filesystem, a "
+                "private /tmp, no database files and no network but the arena's socket; "
+                "everything a bot starts ends with it"
+            )
+        how = (
+            f"a cgroup of its own under {self.cgroup_root}"
+            if self.mode == "cgroup"
+            else "a subreaper that kills every process left below it"
+        )
+        return (
+            f"{self.mode}: everything a process bot starts ends with it ({how}), but process "
+            f"bots are NOT isolated: they run as trusted code with your rights ({self.missing})"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "mode": self.mode,
+            "isolated": self.isolated,
+            "own_uid": self.own_uid,
+            "bwrap": self.bwrap,
+            "cgroup_root": str(self.cgroup_root) if self.cgroup_root else None,
+            "missing": self.missing,
+            "description": self.describe(),
+        }
+
+
+def _bwrap_base(bwrap: str, root: bool) -> list[str]:
+    argv = [bwrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+    argv += ["--unshare-cgroup-try"]
+    if not root:
+        argv += ["--unshare-user", "--disable-userns"]
+    return argv
+
+
+def _probe_bwrap() -> tuple[str | None, str]:
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return None, "bubblewrap (bwrap) is not installed"
+    root = os.geteuid() == 0
+    argv = [*_bwrap_base(bwrap, root), "--unshare-net", "--ro-bind", "/", "/"]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--", "true"]
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=20, check=False)
+    except OSError as e:
+        if descriptors.is_exhaustion(e):
+            raise  # the arena's own shortage says nothing about bubblewrap: decide later
+        return None, f"bubblewrap does not work here: {e}"
+    except subprocess.TimeoutExpired as e:
+        return None, f"bubblewrap does not work here: {e}"
+    if r.returncode != 0:
+        why = (r.stderr.strip().splitlines() or [f"exit code {r.returncode}"])[-1]
+        return None, f"bubblewrap does not work here ({why})"
+    return bwrap, ""
+
+
+def _cgroup2_root() -> tuple[Path | None, str]:
+    """This process's own cgroup v2 directory, if we may make cgroups below it."""
+    mount = None
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8") as f:
+            for line in f:
+                left, _, right = line.partition(" - ")
+                if right.split(" ", 1)[0] == "cgroup2":
+                    mount = left.split()[4]
+                    break
+        with open("/proc/self/cgroup", encoding="utf-8") as f:
+            own = next((ln.split(":", 2)[2].strip() for ln in f if ln.startswith("0::")), None)
+    except (OSError, IndexError):
+        return None, "no cgroup v2"
+    if mount is None or own is None:
+        return None, "no cgroup v2"
+    base = Path(mount) / own.lstrip("/")
+    probe = base / f"flip7-arena-probe-{os.getpid()}"
+    try:
+        probe.mkdir()
+        ok = os.access(probe / "cgroup.procs", os.W_OK)
+        probe.rmdir()
+    except OSError as e:
+        return None, f"cgroup v2 at {base} is not writable ({e.strerror})"
+    if not ok:
+        return None, f"cgroup v2 at {base} is not writable"
+    return base, ""
+
+
+def detect(forced: str | None = None) -> Sandbox:
+    """Find the best mode (or check the ``forced`` one is available)."""
+    if forced is not None and forced not in MODES:
+        raise ArenaError(f"ARENA_SANDBOX={forced!r}: choose from {', '.join(MODES)}")
+    root = os.geteuid() == 0
+    missing: list[str] = []
+    if forced in (None, "bwrap"):
+        bwrap, why = _probe_bwrap()
+        if bwrap is not None:
+            return Sandbox("bwrap", True, root, bwrap=bwrap)
+        if forced == "bwrap":
+            raise ArenaError(f"ARENA_SANDBOX=bwrap, but {why}")
+        missing.append(why)
+    else:
+        missing.append(f"ARENA_SANDBOX={forced}")
+    if forced in (None, "cgroup"):
+        cg, why = _cgroup2_root()
+        if cg is not None:
+            return Sandbox("cgroup", False, False, cgroup_root=cg, missing="; ".join(missing))
+        if forced == "cgroup":
+            raise ArenaError(f"ARENA_SANDBOX=cgroup, but {why}")
+        missing.append(why)
+    return Sandbox("reaper", False, False, missing="; ".join(missing))
+
+
+@functools.cache
+def current() -> Sandbox:
+    """This process's sandbox mode, chosen on first use."""
+    forced = os.environ.get("ARENA_SANDBOX", "").strip().lower() or None
+    return detect(forced)
+
+
+def describe() -> str:
+    return current().describe()
+
+
+_warned = False
+_warn_lock = threading.Lock()
+
+
+def warn_once() -> None:
+    """Say once per process, on stderr, that process bots are not isolated (if so)."""
+    global _warned
+    box = current()
+    with _warn_lock:
+        if box.isolated or _warned:
+            return
+        _warned = True
+    sys.stderr.write(
+        "warning: process bots run as trusted code with your rights "
+        f"({box.missing}); run untrusted bots as containers (arena bot submit)\n"
+    )
+    sys.stderr.flush()
+
+
+# ---------------------------------------------------------------------------- protection
+_protected: set[str] = set()
+
+
+def protect(path: str | Path) -> None:
+    """Hide this file (a database) and its SQLite companions from every bot started later."""
+    _protected.add(os.path.realpath(path))
+
+
+def protected_files() -> list[str]:
+    out = []
+    for p in sorted(_protected):
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            if os.path.isfile(p + suffix):
+                out.append(p + suffix)
+    return out
+
+
+# ---------------------------------------------------------------------------- uids
+def _uid_lock_dir() -> Path:
+    for base in (Path("/run/flip7-arena"), Path(tempfile.gettempdir()) / "flip7-arena-uids"):
+        try:
+            base.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if os.access(base, os.W_OK):
+                return base
+        except OSError:
+            continue
+    raise OSError("no place for the bot uid locks (/run or the temp directory)")
+
+
+def allocate_uid() -> tuple[int, int]:
+    """A uid no other running bot (of any arena on this machine) holds: (uid, lock fd)."""
+    base = _uid_lock_dir()
+    for n in range(UID_COUNT):
+        fd = os.open(base / f"uid-{UID_BASE + n}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        return UID_BASE + n, fd
+    raise OSError("every bot uid is in use")
+
+
+# ---------------------------------------------------------------------------- paths
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _minimal(paths: Iterable[str]) -> list[str]:
+    """The paths that are not below another one of them, shallow first."""
+    out: list[str] = []
+    for p in sorted(set(paths), key=lambda s: (s.count("/"), s)):
+        if not any(_under(p, q) for q in out):
+            out.append(p)
+    return out
+
+
+def _closed_ancestor(path: str) -> str | None:
+    """The topmost directory above ``path`` that other users cannot pass through."""
+    parts = Path(path).parts
+    for i in range(2, len(parts)):
+        d = str(Path(*parts[:i]))
+        try:
+            if not os.stat(d).st_mode & 0o001:
+                return d
+        except OSError:
+            return None
+    return None
+
+
+def _argv_paths(argv: Sequence[str], cwd: str, path_env: str) -> list[str]:
+    """The directories a command's own files are in (its program, its script arguments)."""
+    out = []
+    candidates = list(argv)
+    exe = shutil.which(argv[0], path=path_env) if "/" not in argv[0] else None
+    if exe:
+        candidates.append(exe)
+    for arg in candidates:
+        if not arg or arg.startswith("-"):
+            continue
+        p = os.path.join(cwd, arg)
+        if not os.path.exists(p):
+            continue
+        real = os.path.realpath(p)
+        d = real if os.path.isdir(real) else os.path.dirname(real)
+        if os.path.basename(d) == "bin":  # a venv's or a prefix's interpreter: its prefix
+            d = os.path.dirname(d)
+        out.append(d)
+    return out
+
+
+def needed_paths(
+    argv: Sequence[str], cwd: str, path_env: str, socket_path: str | None
+) -> list[str]:
+    """What a bot must see: its working directory, the arena's interpreter and source tree
+    (the SDK), the command's own files, the arena's socket."""
+    paths = [cwd, str(PROJECT_ROOT), sys.prefix, sys.base_prefix, sys.exec_prefix]
+    paths.append(os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))))
+    paths += [p for p in sys.path if p and os.path.isdir(p)]
+    paths += _argv_paths(argv, cwd, path_env)
+    if socket_path:
+        paths.append(socket_path)  # the socket itself: its directory may be closed to others
+    return [os.path.realpath(p) for p in paths if os.path.exists(p)]
+
+
+def _open_to_others(path: str) -> bool:
+    """Whether a user of no group may read ``path`` (list and enter it, if a folder)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return True  # nothing there to read
+    want = 0o005 if os.path.isdir(path) else 0o004
+    return st.st_mode & want == want
+
+
+_closed_warned: set[str] = set()
+
+
+def _warn_closed(path: str) -> None:
+    with _warn_lock:
+        if path in _closed_warned:
+            return
+        _closed_warned.add(path)
+    sys.stderr.write(
+        f"warning: {path} is not readable by other users, so a process bot that needs it runs "
+        "as root (in its sandbox, without capabilities) instead of as a user of its own; "
+        f"make it readable (chmod o+rX) to isolate the bot fully\n"
+    )
+    sys.stderr.flush()
+
+
+# ---------------------------------------------------------------------------- a bot's jail
+_cgroup_ids = itertools.count(1)
+
+
+@dataclass
+class Jail:
+    """One bot's sandbox for the length of its run: what to execute, and how to end it."""
+
+    box: Sandbox
+    argv: list[str]  # what to run (bwrap ... launch.py ... -- the command)
+    env: dict[str, str]
+    cwd: str
+    pass_fds: tuple[int, ...] = ()
+    uid: int | None = None
+    scratch_dir: str | None = None  # host directory (HOME, TMPDIR) without bwrap
+    cgroup: Path | None = None
+    _info_r: int | None = None  # read end of bwrap's --info-fd
+    _info: bytes = b""
+    _inner: int | None = None  # pidfd of the launcher inside bwrap
+    _loop: asyncio.AbstractEventLoop | None = None
+    _uid_fd: int | None = None
+    _closed: bool = field(default=False, repr=False)
+
+    def after_start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        """Called once the process exists: the parent's copies of passed fds go, and (with
+        bubblewrap) the launcher's pid is read as soon as bwrap reports it."""
+        for fd in self.pass_fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.pass_fds = ()
+        if loop is not None and self._info_r is not None:
+            self._loop = loop
+            loop.add_reader(self._info_r, self._read_info)
+
+    def _read_info(self) -> None:
+        fd = self._info_r
+        if fd is None:
+            return
+        try:
+            data = os.read(fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        self._info += data
+        if data:
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                pid = int(json.loads(self._info.decode()).get("child-pid"))
+                self._inner = os.pidfd_open(pid)
+            if self._inner is None:
+                return  # not all of it yet
+        self._stop_info()
+
+    def _stop_info(self) -> None:
+        if self._info_r is not None:
+            if self._loop is not None:
+                self._loop.remove_reader(self._info_r)
+            with contextlib.suppress(OSError):
+                os.close(self._info_r)
+            self._info_r = None
+
+    def _signal_inner(self, sig: int) -> bool:
+        """Signal the launcher inside bubblewrap's PID namespace (through a pidfd: its pid
+        cannot have been reused). False if bwrap has not reported it."""
+        if self._inner is None:
+            self._read_info()
+        if self._inner is None:
+            return False
+        with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+            signal.pidfd_send_signal(self._inner, sig)
+        return True
+
+    def terminate(self, pid: int) -> None:
+        """Ask the bot's first process to stop everything (it kills after its grace).
+        ``pid`` is the process started (bwrap or the launcher), not yet reaped."""
+        if self.box.mode == "bwrap" and self._signal_inner(signal.SIGTERM):
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGTERM)
+
+    def kill(self, pid: int) -> None:
+        """End the bot and everything it started, now (``pid`` as for :meth:`terminate`)."""
+        if self.box.mode == "bwrap":
+            # PID 1 of the namespace: when it dies, the kernel kills everything in it
+            self._signal_inner(signal.SIGKILL)
+        else:
+            launch.kill_tree(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+        self._kill_cgroup()
+
+    def _kill_cgroup(self) -> None:
+        cg = self.cgroup
+        if cg is None or not cg.exists():
+            return
+        kill_file = cg / "cgroup.kill"
+        try:
+            if kill_file.exists():
+                kill_file.write_text("1")
+                return
+            for _ in range(50):
+                pids = [int(p) for p in (cg / "cgroup.procs").read_text().split()]
+                if not pids:
+                    return
+                for p in pids:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.kill(p, signal.SIGKILL)
+        except OSError as e:
+            log.warning("cannot kill cgroup %s: %s", cg, e)
+
+    def close(self) -> None:
+        """After the bot's first process is gone: kill what is left, release everything."""
+        if self._closed:
+            return
+        self._closed = True
+        self.after_start()
+        self._stop_info()
+        if self._inner is not None:
+            os.close(self._inner)
+            self._inner = None
+        if self.cgroup is not None:
+            self._kill_cgroup()
+            for _ in range(200):
+                try:
+                    self.cgroup.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    threading.Event().wait(0.01)  # the killed processes are being reaped
+            else:
+                log.warning("cannot remove cgroup %s", self.cgroup)
+        if self.scratch_dir is not None:
+            shutil.rmtree(self.scratch_dir, ignore_errors=True)
+        if self._uid_fd is not None:
+            os.close(self._uid_fd)
+            self._uid_fd = None
+
+
+def jail(
+    argv: Sequence[str],
+    *,
+    cwd: str | None,
+    env: Mapping[str, str],
+    limits: ProcessLimits | None = None,
+    share: Sequence[str] = (),
+    socket_path: str | None = None,
+    grace: float = 2.0,
+    box: Sandbox | None = None,
+) -> Jail:
+    """How to run ``argv`` contained (and, with bubblewrap, isolated). ``env`` is the bot's
+    whole environment, less HOME and TMPDIR (set here); ``share`` lists host paths the bot
+    may write (everything else is read-only); ``socket_path`` is the arena's Unix socket."""
+    box = box or current()
+    limits = limits or ProcessLimits()
+    workdir = os.path.realpath(cwd or os.getcwd())
+    env = dict(env)
+    launcher = [sys.executable, "-I", "-S", str(LAUNCHER), "--grace", f"{grace:g}"]
+    j = Jail(box, [], env, workdir)
+    try:
+        if box.mode == "bwrap":
+            _bwrap_jail(j, argv, launcher, limits, share, socket_path)
+        else:
+            _plain_jail(j, argv, launcher, limits)
+    except BaseException:
+        j.close()
+        raise
+    return j
+
+
+def _plain_jail(j: Jail, argv: Sequence[str], launcher: list[str], limits: ProcessLimits) -> None:
+    j.scratch_dir = tempfile.mkdtemp(prefix="arena-bot-")
+    home = os.path.join(j.scratch_dir, "home")
+    j.env.update(HOME=home, TMPDIR=j.scratch_dir)
+    opts = ["--home", home, "--subreaper", "--pdeathsig"]
+    for name, value in limits.rlimits(own_uid=False).items():
+        opts += ["--rlimit", f"{name}={value}"]
+    if j.box.mode == "cgroup":
+        assert j.box.cgroup_root is not None
+        j.cgroup = j.box.cgroup_root / f"flip7-arena-{os.getpid()}-{next(_cgroup_ids)}"
+        j.cgroup.mkdir()
+        opts += ["--cgroup", str(j.cgroup)]
+    j.argv = [*launcher, *opts, "--", *argv]
+
+
+def _bwrap_jail(
+    j: Jail,
+    argv: Sequence[str],
+    launcher: list[str],
+    limits: ProcessLimits,
+    share: Sequence[str],
+    socket_path: str | None,
+) -> None:
+    box = j.box
+    assert box.bwrap is not None
+    root = os.geteuid() == 0
+    opts = []
+    need = needed_paths(argv, j.cwd, j.env.get("PATH", ""), socket_path)
+    shared = [os.path.realpath(p) for p in share if os.path.exists(p)]
+    own_uid = box.own_uid
+    if own_uid:
+        closed = [p for p in need if not _open_to_others(p)]
+        if closed:  # its own user could not read its files: it runs as root, without capabilities
+            own_uid = False
+            _warn_closed(closed[0])
+    if own_uid:
+        j.uid, j._uid_fd = allocate_uid()
+        opts += ["--uid", str(j.uid), "--gid", str(j.uid)]
+    else:
+        opts += ["--drop-caps"]
+    for name, value in limits.rlimits(own_uid=own_uid).items():
+        opts += ["--rlimit", f"{name}={value}"]
+    scratch = str(parse_size(limits.scratch))
+    overlays = [d for d in HIDDEN_DIRS if os.path.isdir(d) and not os.path.islink(d)]
+    if own_uid:  # directories the bot's user could not pass through: show only what it needs
+        overlays += [a for p in need + shared if (a := _closed_ancestor(p)) is not None]
+    overlays = _minimal(overlays)
+
+    b = _bwrap_base(box.bwrap, root)
+    if socket_path is not None:
+        b.append("--unshare-net")  # the Unix socket is all the bot needs
+    b += ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+    b += ["--perms", "1777", "--size", scratch, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    for d in overlays:
+        if d in SCRATCH_DIRS:
+            b += ["--perms", "1777", "--size", scratch, "--tmpfs", d]
+        else:
+            b += ["--perms", "0755", "--tmpfs", d]
+    shown = _minimal(p for p in need if any(_under(p, d) for d in overlays))
+    # the private area: /tmp, unless the bot must see the real one (it works there)
+    tmp = next(
+        (d for d in (SANDBOX_TMP, *SCRATCH_DIRS) if d in overlays and d not in [*shown, *shared]),
+        "/dev/shm",
+    )
+    home = f"{tmp}/home"
+    opts += ["--home", home]
+    j.env.update(HOME=home, TMPDIR=tmp)
+    made: set[str] = set(overlays)
+    for p, how in [*((p, "--ro-bind") for p in shown), *((p, "--bind") for p in _minimal(shared))]:
+        for parent in reversed(Path(p).parents):  # bwrap would make them 0700
+            d = str(parent)
+            inside = any(_under(d, o) and d != o for o in overlays)
+            if inside and d not in made and not any(_under(d, q) for q in shown):
+                b += ["--dir", d]
+                made.add(d)
+        b += [how, p, p]
+        made.add(p)
+    visible = [*shown, *shared]
+    for f in protected_files():
+        hidden = any(_under(f, d) for d in overlays) and not any(_under(f, p) for p in visible)
+        if not hidden:
+            b += ["--ro-bind", "/dev/null", f]
+    info_r, info_w = os.pipe()
+    os.set_blocking(info_r, False)
+    j._info_r = info_r
+    j.pass_fds = (info_w,)
+    b += ["--chdir", j.cwd, "--as-pid-1", "--info-fd", str(info_w), "--"]
+    j.argv = [*b, *launcher, *opts, "--", *argv]
