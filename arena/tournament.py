@@ -236,6 +236,7 @@ class TournamentRunner:
         self.db_retry = retry_limit(db_retry)
         self.warn = warn or log.warning
         self.lock: EventLock | None = None
+        self.outage = False
         self.eng = db if isinstance(db, Engine) else get_engine(db)
         self.tid = tid
         self.progress = progress
@@ -254,12 +255,19 @@ class TournamentRunner:
             self.eng,
             lambda: step(*args),
             limit=self.db_retry,
-            on_wait=self.warn,
+            on_wait=self._waiting,
             on_back=self._back,
         )
 
+    def _waiting(self, message: str) -> None:
+        if not self.outage:  # concurrent steps share one outage: say it once
+            self.outage = True
+            self.warn(message)
+
     def _back(self) -> None:
-        self.warn("database reachable again; the event continues")
+        if self.outage:
+            self.outage = False
+            self.warn("database reachable again; the event continues")
         if self.lock is not None:
             self.lock.refresh()
 

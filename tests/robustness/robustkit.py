@@ -8,11 +8,19 @@ status, no traceback, and nothing written that the command did not need.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
+
+from sqlalchemy import create_engine, text
 
 ROOT = Path(__file__).resolve().parents[2]
 STEADY = Path(__file__).resolve().parent / "bots" / "steady.py"
@@ -105,3 +113,68 @@ def steady_event(rounds: int = 8, games: int = 2) -> list[str]:
         "builtin:threshold:21",
         "--no-report",
     ]
+
+
+def wait_for(condition: Callable[[], object], timeout: float, what: str) -> object:
+    """Poll ``condition`` until it returns something true; fail after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)  # polling a real condition, not waiting for luck
+    raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+
+
+def count_games(url: str) -> int:
+    """Games stored so far (read on a connection of its own, closed at once; a SQLite
+    file is opened read-only, so that polling never creates it)."""
+    if url.startswith("sqlite:///"):
+        path = url.removeprefix("sqlite:///")
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as c:
+                return int(c.execute("SELECT count(*) FROM game").fetchone()[0])
+        except sqlite3.Error:
+            return 0  # not created yet
+    eng = create_engine(url)
+    try:
+        with eng.connect() as c:
+            return int(c.execute(text("SELECT count(*) FROM game")).scalar_one())
+    except Exception:
+        return 0  # not created yet
+    finally:
+        eng.dispose()
+
+
+class Lines:
+    """Collects a process's stderr line by line in the background."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.lines: list[str] = []
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            with self._lock:
+                self.lines.append(line.rstrip("\n"))
+
+    def has(self, text_: str) -> bool:
+        with self._lock:
+            return any(text_ in ln for ln in self.lines)
+
+    def text(self) -> str:
+        self._thread.join(timeout=10)
+        with self._lock:
+            return "\n".join(self.lines)
+
+
+def final_error(stderr: str) -> str:
+    """A run that failed after it had started: notes may come first, but the output ends
+    with exactly one ``error:`` line and holds no traceback."""
+    assert "Traceback" not in stderr, stderr
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ln.startswith("error:")]
+    assert len(errors) == 1 and lines[-1] == errors[0], stderr
+    return errors[0]
