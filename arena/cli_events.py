@@ -617,7 +617,9 @@ def report(
 @db_app.command("upgrade")
 def db_upgrade(db: DbOpt = None) -> None:
     """Create the database or migrate it to the current schema."""
-    from arena.store.db import current_revision, get_engine, resolve_url
+    from arena.store.db import current_revision, describe, get_engine, resolve_url
 
     eng = get_engine(db)
-    out.print(f"{resolve_url(db)}: schema at revision {current_revision(eng)}")
+    url = resolve_url(db)
+    shown = url if url.startswith("sqlite") else describe(url)  # never a password
+    out.print(f"{shown}: schema at revision {current_revision(eng)}")

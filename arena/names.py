@@ -1,15 +1,17 @@
 """One validation for every name the arena stores, on every database.
 
 * bot names (``bot add NAME``, ``bot submit --name``) and the NAME of ``NAME=CMD`` in
-  matches and tournaments: 1–64 letters, digits, ``.``, ``_`` or ``-``, starting with a
-  letter or digit (``builtin…`` is reserved);
-* entry names in an event: the same, plus the names the arena makes up itself: a
-  built-in policy's spec (``threshold:25``) and ``#2``, ``#3`` … for a repeated bot;
-* an event's ``--name``: up to 200 printable characters on one line.
+  matches and tournaments — names people type and scripts pass around: 1–64 letters,
+  digits, ``.``, ``_`` or ``-``, starting with a letter or digit (``builtin…`` is reserved);
+* entry names in an event (a registered bot's name, a NAME, or one the arena makes up
+  itself: a built-in policy's spec such as ``threshold:25``, ``ev#2`` for a repeated bot,
+  a script's file name made to fit): one printable line of 1–64 characters with no
+  surrounding spaces — the same limits for callers of the Python API;
+* an event's ``--name``: one printable line of up to 200 characters.
 
-Every check matches the whole string (``fullmatch``): ``$`` would let a trailing newline
-through. Lengths are those of the database columns, so a name that passes fits on SQLite
-and on PostgreSQL alike.
+Every check looks at the whole string (``fullmatch``, ``isprintable``): ``^…$`` let a
+trailing newline through. The lengths are those of the database columns, so a name that
+passes fits on SQLite and on PostgreSQL alike (where a longer one used to be a traceback).
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ NAME_MAX = 64  # bot.name, entry.name, rating_point.bot
 EVENT_NAME_MAX = 200  # tournament.name
 
 BOT_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-ENTRY_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:#-]{0,63}")
 _SPELLING = "use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
 
 
@@ -32,7 +33,8 @@ def is_bot_name(value: str) -> bool:
 
 
 def check_bot_name(name: str, what: str = "bot name", param: str | None = None) -> str:
-    if not isinstance(name, str) or not is_bot_name(name):
+    _one_line(name, NAME_MAX, what, param)
+    if not is_bot_name(name):
         raise UsageProblem(f"bad {what} {name!r}: {_SPELLING}", param=param)
     if name.startswith("builtin"):
         raise UsageProblem(
@@ -43,20 +45,24 @@ def check_bot_name(name: str, what: str = "bot name", param: str | None = None) 
     return name
 
 
+def _one_line(value: str, longest: int, what: str, param: str | None) -> str:
+    """The rule under every name: a string, one printable line, within its column."""
+    if not isinstance(value, str) or not value.isprintable():
+        raise UsageProblem(f"bad {what} {value!r}: printable characters on one line only", param)
+    if len(value) > longest:
+        raise UsageProblem(f"bad {what}: at most {longest} characters, got {len(value)}", param)
+    return value
+
+
 def check_entry_name(name: str, param: str | None = None) -> str:
-    if not isinstance(name, str) or ENTRY_NAME_RE.fullmatch(name) is None:
-        raise UsageProblem(f"bad entry name {name!r}: {_SPELLING}", param=param)
+    _one_line(name, NAME_MAX, "entry name", param)
+    if not name or name != name.strip():
+        raise UsageProblem(f"bad entry name {name!r}: empty or surrounded by spaces", param)
     return name
 
 
 def check_event_name(name: str, param: str | None = "--name") -> str:
-    if len(name) > EVENT_NAME_MAX:
-        raise UsageProblem(f"at most {EVENT_NAME_MAX} characters, got {len(name)}", param=param)
-    if not name.isprintable():
-        raise UsageProblem(
-            f"bad event name {name!r}: printable characters on one line only", param=param
-        )
-    return name
+    return _one_line(name, EVENT_NAME_MAX, "event name", param)
 
 
 def made_up_name(raw: str, fallback: str = "bot") -> str:

@@ -2,10 +2,11 @@
 
 Before: ``^…$`` let a trailing newline through (``$`` matches before a final ``\\n``), the
 NAME of ``NAME=CMD`` was never checked, and a name longer than the column was a traceback
-on PostgreSQL (and silently stored on SQLite). Now bot names, ``NAME=CMD`` names in matches
-and tournaments, and event names pass one check that matches the whole string and the
-columns' lengths, so SQLite and PostgreSQL answer alike; names the arena makes up itself
-(from a script's file name) are made to fit.
+on PostgreSQL (and silently stored on SQLite). Now every name passes arena.names, which
+looks at the whole string and knows the columns' lengths, so SQLite and PostgreSQL answer
+alike: bot names and ``NAME=CMD`` names are spelled like bot names; entry names (also from
+the Python API) and event names are one printable line that fits; names the arena makes
+up itself (from a script's file name) are made to fit.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from arena.names import NAME_MAX, check_bot_name, check_entry_name, is_bot_name
 from arena.registry import add_bot
 from arena.store.db import get_engine
 from arena.store.models import Bot, Entry, Tournament
+from arena.tournament import EntrySpec, TournamentConfig, create_tournament
 
 BAD_NAMES = ["ev\n", "ev\r\n", "\nev", "e v", "x" * 65, ".ev", "", "évé", "ev/1", "builtinx"]
 EVENT = ["tournament", "--format", "swiss", "--bots", "builtin:ev", "--rounds", "1"]
@@ -94,6 +96,15 @@ def test_a_made_up_name_from_a_long_file_name_fits_the_column(
         names = [e.name for e in s.exec(select(Entry))]
     assert len(names) == 3 and len(set(names)) == 3
     assert all(len(n) <= NAME_MAX and check_entry_name(n) for n in names)
+    assert all(is_bot_name(n.split("#")[0]) for n in names)  # spelled like a bot's name
+
+
+@pytest.mark.parametrize("name", ["ev\n", "x" * 65, " ev", "", "tab\there"])
+def test_the_tournament_api_refuses_an_entry_name_that_does_not_fit(db_url: str, name: str) -> None:
+    entries = [EntrySpec(name, policy="ev"), EntrySpec("random", policy="random")]
+    with pytest.raises(UsageProblem, match="entry name"):
+        create_tournament(TournamentConfig(format="swiss", entries=entries, seats=2), db_url)
+    assert stored(db_url) == ([], [])
 
 
 def test_the_registry_applies_the_same_check(db_url: str) -> None:
