@@ -483,7 +483,15 @@ class TournamentRunner:
             result = await MatchRunner(
                 spec, gw, tick, games_semaphore=sem, shared_links=self.remote_links
             ).run()
-        await self._db(self._store, t, m, result)
+        await self._db(self._store_once, t, m, result)
+
+    def _store_once(self, t: Tournament, m: Match, result: MatchResult) -> None:
+        """``_store``, unless an attempt whose answer was lost to an outage stored it."""
+        with Session(self.eng) as s:
+            row = s.get(Match, m.id)
+            if row is not None and row.status == "completed":
+                return
+        self._store(t, m, result)
 
     def _match_started(self, match_id: int | None) -> None:
         with Session(self.eng) as s:

@@ -258,7 +258,7 @@ def get_engine(url: str | None = None, *, migrate: bool = True, create: bool = T
         eng.dispose()
         raise ArenaError(f"no driver for {parsed.drivername}: {e}") from None
     if path is not None:
-        _watch_file(eng, path)
+        _watch_file(eng, path.absolute())
     _engines[url] = eng
     return eng
 
