@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from arena import limits
 from arena.console import progress_bar
 from arena.errors import ArenaError, UsageProblem
 
@@ -53,6 +54,18 @@ DbOpt = Annotated[
         metavar="URL",
         envvar="ARENA_DB",
         help="Database URL (default: SQLite file arena.db here; ARENA_DB overrides).",
+    ),
+]
+
+
+DbRetryOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--db-retry",
+        metavar="SEC",
+        envvar="ARENA_DB_RETRY",
+        help="Seconds to ride through a database outage (e.g. a PostgreSQL restart) before "
+        "stopping; the event stays resumable (0–86400, default 60; ARENA_DB_RETRY).",
     ),
 ]
 
@@ -132,10 +145,13 @@ def _policies(specs: list[str], seats: int) -> list[str]:
 
 
 def _check_seats(seats: int) -> None:
-    from engine.game import MAX_SEATS
+    from arena.limits import MAX_TABLE_SEATS, MIN_MATCH_SEATS
 
-    if not 1 <= seats <= MAX_SEATS:
-        raise UsageProblem(f"seats must be between 1 and {MAX_SEATS}, got {seats}", param="--seats")
+    if not MIN_MATCH_SEATS <= seats <= MAX_TABLE_SEATS:
+        raise UsageProblem(
+            f"seats must be between {MIN_MATCH_SEATS} and {MAX_TABLE_SEATS}, got {seats}",
+            param="--seats",
+        )
 
 
 @app.command()
@@ -143,7 +159,10 @@ def simulate(
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
     seats: Annotated[
-        int, typer.Option("--seats", metavar="N", help="Seats at the table (1–18).")
+        int,
+        typer.Option(
+            "--seats", metavar="N", help=f"Seats at the table (1–{limits.MAX_TABLE_SEATS})."
+        ),
     ] = 4,
     policy: Annotated[
         list[str] | None,
@@ -210,8 +229,16 @@ def simulate(
 
 @app.command()
 def demo(
-    games: Annotated[int, typer.Option("--games", metavar="G", min=1, help="Games per table.")] = 4,
-    rounds: Annotated[int, typer.Option("--rounds", metavar="R", min=1, help="Swiss rounds.")] = 5,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", metavar="G", help=f"Games per table (1–{limits.MAX_MATCH_GAMES:,})."
+        ),
+    ] = 4,
+    rounds: Annotated[
+        int,
+        typer.Option("--rounds", metavar="R", help=f"Swiss rounds (1–{limits.MAX_ROUNDS:,})."),
+    ] = 5,
     variant: VariantOpt = "base",
     seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
     out_dir: Annotated[
@@ -226,6 +253,8 @@ def demo(
     from arena.demo import register_examples
     from arena.tournament import EntrySpec, TournamentConfig, create_tournament
 
+    limits.check_games(games)
+    limits.check_rounds(rounds)
     _ruleset(variant, False)
     names = register_examples(db)
     from arena.registry import latest
@@ -298,6 +327,15 @@ def main(argv: list[str] | None = None) -> int:
         if "ClickException" in kinds:
             err.print(f"error: {e.format_message()}", markup=False, soft_wrap=True)  # type: ignore[attr-defined]
             return int(getattr(e, "exit_code", 1))
+        if "SQLAlchemyError" in kinds:  # the database failed (full disk, read-only file, ...)
+            from arena.store.db import explain
+
+            err.print(f"error: {explain(e)}", markup=False, soft_wrap=True)
+            return 1
+        if isinstance(e, OSError) and e.strerror:  # the file system or the network failed
+            where = f"{e.filename}: " if e.filename else ""
+            err.print(f"error: {where}{e.strerror}", markup=False, soft_wrap=True)
+            return 1
         raise
     return rv if isinstance(rv, int) else 0
 

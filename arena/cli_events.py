@@ -8,11 +8,12 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from arena import interrupt
+from arena import interrupt, limits
 from arena.cli import (
     SEED_HELP,
     BrutalOpt,
     DbOpt,
+    DbRetryOpt,
     JsonOpt,
     VariantOpt,
     _optional_seed,
@@ -23,7 +24,16 @@ from arena.cli import (
     out,
     warn_guessable,
 )
-from arena.cli_play import ProcessLimitOpt, bot_app, parse_bots, process_limits
+from arena.cli_play import (
+    DeadlineOpt,
+    ProcessLimitOpt,
+    StrikesOpt,
+    TimeBankOpt,
+    bot_app,
+    check_images,
+    parse_bots,
+    process_limits,
+)
 from arena.console import make_progress
 from arena.errors import UsageProblem
 
@@ -54,22 +64,22 @@ def bot_add(
     db: DbOpt = None,
 ) -> None:
     """Register a bot (or a new version of it). A remote bot's token is shown once."""
-    from arena.errors import ArenaError
     from arena.registry import add_bot, check_name
 
-    try:
-        check_name(name)
-    except ArenaError as e:
-        raise UsageProblem(str(e)) from None
+    check_name(name)
     if (cmd is not None) + (image is not None) + remote != 1:
         raise UsageProblem("give exactly one of --cmd, --image or --remote")
     if cmd is not None:
-        parse_bots([cmd])  # the command must be runnable
+        parse_bots([cmd], param="--cmd")  # the command must be runnable
     digest = None
     if image is not None:
         from arena.runtime.build import image_id
+        from arena.runtime.docker import ImageMissing
 
-        digest = image_id(image)  # must exist locally; containers run by id, tags move
+        try:
+            digest = image_id(image)  # must exist locally; containers run by id, tags move
+        except ImageMissing as e:
+            raise UsageProblem(str(e), param="--image") from None
     added = add_bot(db, name, command=cmd, image=image, digest=digest, remote=remote)
     data = {
         "name": added.bot.name,
@@ -114,19 +124,16 @@ def bot_submit(
 
     The image is pinned by id: later tags with the same name do not change what plays.
     """
-    from arena.errors import ArenaError
     from arena.registry import add_bot, check_name, latest
     from arena.runtime.build import bot_image_tag, build_image
+    from arena.store.db import read_engine
 
-    try:
-        check_name(name)
-    except ArenaError as e:
-        raise UsageProblem(str(e)) from None
+    check_name(name)
     if not path.is_dir():
         raise UsageProblem(f"{path} is not a folder", param="PATH")
     if not (path / "Dockerfile").is_file():
         raise UsageProblem(f"no Dockerfile in {path}", param="PATH")
-    found = latest(db, name)
+    found = latest(read_engine(db), name)  # nothing is created before the build succeeds
     version = (found[1].version + 1) if found else 1
     tag = bot_image_tag(name, version)
     args = {"BASE": base} if base else None
@@ -156,8 +163,9 @@ def bot_submit(
 def bot_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
     """The registered bots."""
     from arena.registry import list_bots
+    from arena.store.db import read_engine
 
-    rows = list_bots(db)
+    rows = list_bots(read_engine(db))
     if as_json:
         emit_json([{k: r[k] for k in ("name", "runtime", "version", "created")} for r in rows])
         return
@@ -186,8 +194,9 @@ def bot_remove(
 ) -> None:
     """Remove a bot from the registry (its games and ratings stay)."""
     from arena.registry import remove_bot
+    from arena.store.db import read_engine
 
-    remove_bot(db, name)
+    remove_bot(read_engine(db), name)  # a database that does not exist has no such bot
     if as_json:
         emit_json({"removed": name})
     else:
@@ -196,13 +205,17 @@ def bot_remove(
 
 # ------------------------------------------------------------------ tournaments
 def _entries(values: list[str], challengers: list[str], db: str | None) -> list[Any]:
-    """--bots values: registered names, commands, NAME=COMMAND, or builtin:POLICY."""
-    from arena.registry import NAME_RE, latest
+    """--bots values: registered names, commands, NAME=COMMAND, or builtin:POLICY. Only
+    reads the registry (a database that does not exist is not created)."""
+    from arena.names import check_entry_name, is_bot_name, numbered
+    from arena.registry import latest
+    from arena.store.db import read_engine
     from arena.tournament import EntrySpec
 
     entries = []
+    remote: set[str] = set()
     for v in values:
-        found = latest(db, v) if NAME_RE.match(v) else None
+        found = latest(read_engine(db), v) if is_bot_name(v) else None
         if found is not None:
             bot, version = found
             if bot.runtime == "process":
@@ -216,15 +229,23 @@ def _entries(values: list[str], challengers: list[str], db: str | None) -> list[
                     )
                 )
             else:
+                if bot.name in remote:
+                    raise UsageProblem(
+                        f"remote bot {bot.name!r} is entered twice: a remote bot has one "
+                        "connection and plays one seat per table; enter it once",
+                        param="--bots",
+                    )
+                remote.add(bot.name)
                 entries.append(EntrySpec(bot.name, remote=True, bot_version_id=version.id))
         else:
-            (e,) = parse_bots([v])
+            (e,) = parse_bots([v], param="--bots")
             entries.append(EntrySpec(e.name, command=e.command, policy=e.policy, image=e.image))
     seen: dict[str, int] = {}
     for e in entries:
         seen[e.name] = seen.get(e.name, 0) + 1
         if seen[e.name] > 1:
-            e.name = f"{e.name}#{seen[e.name]}"
+            e.name = numbered(e.name, seen[e.name])
+        check_entry_name(e.name, param="--bots")
     names = [e.name for e in entries]
     for c in challengers:
         if c not in names:
@@ -239,6 +260,7 @@ def run_and_report(
     as_json: bool,
     out_dir: Path | None = Path("reports"),
     listen: str | None = None,
+    db_retry: float | None = None,
 ) -> None:
     """Run (or resume) a tournament with a progress bar, print standings, render the report."""
     from arena.tournament import run_tournament
@@ -246,6 +268,9 @@ def run_and_report(
     progress = make_progress(err)
     with progress:
         task = progress.add_task("tournament", total=None)
+
+        def warn(message: str) -> None:
+            progress.console.print(f"warning: {message}", markup=False, soft_wrap=True)
 
         def show(p: Any) -> None:
             progress.update(
@@ -256,7 +281,7 @@ def run_and_report(
             )
 
         outcome = interrupt.run(
-            run_tournament(db, tid, show, listen),
+            run_tournament(db, tid, show, listen, db_retry=db_retry, warn=warn),
             f"tournament {tid} interrupted: every bot was stopped and the games played so far "
             f"are kept; continue it with: arena tournament resume {tid}",
         )
@@ -340,12 +365,30 @@ def tournament(
             help="An entrant: a registered bot name, a command, NAME=COMMAND or builtin:POLICY.",
         ),
     ] = None,
-    seats: Annotated[int, typer.Option("--seats", metavar="K", help="Seats per table.")] = 4,
+    seats: Annotated[
+        int,
+        typer.Option(
+            "--seats",
+            metavar="K",
+            help=f"Seats per table ({limits.MIN_EVENT_SEATS}–{limits.MAX_TABLE_SEATS}).",
+        ),
+    ] = 4,
     rounds: Annotated[
-        int | None, typer.Option("--rounds", metavar="R", help="Rounds (default per format).")
+        int | None,
+        typer.Option(
+            "--rounds",
+            metavar="R",
+            help=f"Rounds (1–{limits.MAX_ROUNDS:,}; default per format). An event plays at "
+            f"most {limits.MAX_EVENT_GAMES:,} games in all.",
+        ),
     ] = None,
     games: Annotated[
-        int, typer.Option("--games", metavar="G", min=1, help="Games per table each round.")
+        int,
+        typer.Option(
+            "--games",
+            metavar="G",
+            help=f"Games per table each round (1–{limits.MAX_MATCH_GAMES:,}).",
+        ),
     ] = 4,
     concurrency: Annotated[
         int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
@@ -357,10 +400,12 @@ def tournament(
         list[str] | None,
         typer.Option("--challenger", metavar="BOT", help="Gauntlet: a challenger (repeatable)."),
     ] = None,
-    name: Annotated[str, typer.Option("--name", help="A name for the event.")] = "",
-    deadline: Annotated[
-        float, typer.Option("--deadline", metavar="SEC", min=0.01, help="Seconds per decision.")
-    ] = 1.0,
+    name: Annotated[
+        str, typer.Option("--name", help="A name for the event (one line, up to 200 characters).")
+    ] = "",
+    deadline: DeadlineOpt = 1.0,
+    time_bank: TimeBankOpt = 10.0,
+    max_strikes: StrikesOpt = 3,
     memory: Annotated[
         str, typer.Option("--memory", metavar="SIZE", help="Container bots: memory limit.")
     ] = "256m",
@@ -376,13 +421,15 @@ def tournament(
         typer.Option(
             "--listen",
             metavar="HOST:PORT",
-            help="Also serve bots on TCP: remote bots (bot add --remote) connect here.",
+            help="Also serve bots on TCP: remote bots (bot add --remote) connect here "
+            "(port 0: any free port).",
         ),
     ] = None,
     out_dir: Annotated[
         Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
     ] = Path("reports"),
     no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
+    db_retry: DbRetryOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -392,6 +439,9 @@ def tournament(
     """
     if ctx.invoked_subcommand is not None:
         return
+    from arena.gateway.address import check_listen
+    from arena.names import check_event_name
+    from arena.store.retry import retry_limit
     from arena.tournament import FORMATS, TournamentConfig, create_tournament
 
     if format is None:
@@ -402,13 +452,19 @@ def tournament(
         )
     if not bots or len(bots) < 2:
         raise UsageProblem("a tournament needs at least two --bots", param="--bots")
-    if not 2 <= seats <= 18:
-        raise UsageProblem(f"seats must be between 2 and 18, got {seats}", param="--seats")
-    if rounds is not None and rounds < 1:
-        raise UsageProblem("rounds must be at least 1", param="--rounds")
+    limits.check_count(seats, "--seats", limits.MIN_EVENT_SEATS, limits.MAX_TABLE_SEATS)
+    limits.check_rounds(rounds)
+    limits.check_games(games)
+    limits.check_deadline(deadline)
+    limits.check_time_bank(time_bank)
+    limits.check_strikes(max_strikes)
+    check_event_name(name)
+    retry_limit(db_retry)
     if format == "gauntlet" and not challenger:
         raise UsageProblem("a gauntlet needs at least one --challenger", param="--challenger")
     _ruleset(variant, brutal)
+    if listen:
+        check_listen(listen)  # before anything is stored: the port must be ours to serve
     master = _optional_seed(seed)
     entries = _entries(bots, challenger or [], db)
     warn_guessable(master, [e.name for e in entries if e.policy is None])
@@ -424,16 +480,19 @@ def tournament(
         seed=master,
         name=name,
         deadline=deadline,
+        time_bank=time_bank,
+        max_strikes=max_strikes,
         container=_limits(memory, cpus, pids),
         process=_process_options(process_limit),
     )
     if any(e.remote for e in cfg.entries) and not listen:
         raise UsageProblem("remote bots connect over TCP: give --listen HOST:PORT", param="--bots")
+    check_images(cfg.entries, param="--bots")
     tid = create_tournament(cfg, db)
     err.print(f"tournament {tid} created; if it is interrupted: arena tournament resume {tid}")
     if listen:
         err.print(f"remote bots connect to {listen} with their tokens")
-    run_and_report(db, tid, as_json, None if no_report else out_dir, listen)
+    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry)
 
 
 @tournament_app.command("resume")
@@ -447,19 +506,32 @@ def tournament_resume(
         Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
     ] = Path("reports"),
     no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
+    db_retry: DbRetryOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Continue a tournament that was interrupted (completed games are kept)."""
-    run_and_report(db, tid, as_json, None if no_report else out_dir, listen)
+    """Continue a tournament that was interrupted (completed games are kept).
+
+    Refused while the event is still running in another process."""
+    from arena.gateway.address import check_listen
+    from arena.store.db import read_engine
+    from arena.store.retry import retry_limit
+    from arena.tournament import load
+
+    retry_limit(db_retry)
+    load(read_engine(db), tid)  # an unknown id is an error, and creates nothing
+    if listen:
+        check_listen(listen)
+    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry)
 
 
 @tournament_app.command("list")
 def tournament_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
     """The stored tournaments."""
+    from arena.store.db import read_engine
     from arena.tournament import list_tournaments
 
-    rows = list_tournaments(db)
+    rows = list_tournaments(read_engine(db))
     if as_json:
         emit_json(rows)
         return
@@ -508,10 +580,15 @@ def leaderboard(
     that a bot is stronger than the one ranked just below it.
     """
     from arena.leaderboard import leaderboard_rows
+    from arena.store.db import read_engine
+    from arena.tournament import load
 
     if variant is not None:
         _ruleset(variant, False)
-    rows = leaderboard_rows(db, variant=variant, tournament=tournament)
+    eng = read_engine(db)
+    if tournament is not None:
+        load(eng, tournament)  # an unknown id is an error, not an empty board
+    rows = leaderboard_rows(eng, variant=variant, tournament=tournament)
     if as_json:
         emit_json(rows)
         return
@@ -548,15 +625,18 @@ def report(
     Self-contained (no network): open DIR/index.html from disk or serve DIR anywhere.
     """
     from arena.report.cli import report_command
+    from arena.store.db import read_engine
 
-    report_command(out_dir, db, as_json)
+    report_command(out_dir, read_engine(db), as_json)
 
 
 # ------------------------------------------------------------------ database
 @db_app.command("upgrade")
 def db_upgrade(db: DbOpt = None) -> None:
     """Create the database or migrate it to the current schema."""
-    from arena.store.db import current_revision, get_engine, resolve_url
+    from arena.store.db import current_revision, describe, get_engine, resolve_url
 
     eng = get_engine(db)
-    out.print(f"{resolve_url(db)}: schema at revision {current_revision(eng)}")
+    url = resolve_url(db)
+    shown = url if url.startswith("sqlite") else describe(url)  # never a password
+    out.print(f"{shown}: schema at revision {current_revision(eng)}")

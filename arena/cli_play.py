@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from arena import interrupt
+from arena import interrupt, limits
 from arena.cli import (
     SEED_HELP,
     BrutalOpt,
@@ -28,7 +28,34 @@ from arena.cli import (
     warn_guessable,
 )
 from arena.console import progress_bar
-from arena.errors import UsageProblem
+from arena.errors import ArenaError, UsageProblem
+from arena.names import check_bot_name, check_entry_name, is_bot_name, made_up_name, numbered
+
+DeadlineOpt = Annotated[
+    float,
+    typer.Option(
+        "--deadline",
+        metavar="SEC",
+        help=f"Seconds per decision ({limits.MIN_DEADLINE:g}–{limits.MAX_DEADLINE:g}).",
+    ),
+]
+TimeBankOpt = Annotated[
+    float,
+    typer.Option(
+        "--time-bank",
+        metavar="SEC",
+        help=f"Extra seconds per seat and game, used when a decision runs over its deadline "
+        f"(0–{limits.MAX_TIME_BANK:g}).",
+    ),
+]
+StrikesOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-strikes",
+        metavar="N",
+        help=f"Faults before a seat forfeits a game (1–{limits.MAX_STRIKES:,}).",
+    ),
+]
 
 bot_app = typer.Typer(help="Manage and test bots.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(bot_app, name="bot")
@@ -59,46 +86,52 @@ def process_limits(items: list[str] | None) -> Any:
 
 
 def _name_for(command: str) -> str:
+    """An entry name made up from a (parsable) command: the script's name, or its folder
+    for bot.py/main.py/index.js, else the program's name."""
     argv = shlex.split(command)
     for arg in reversed(argv):
         p = Path(arg)
         if p.suffix in (".py", ".js", ".jar", ".sh") or p.exists():
             if p.stem in ("bot", "main", "index") and p.parent.name:
-                return p.parent.name
-            return p.stem
-    return Path(argv[0]).name if argv else "bot"
+                return made_up_name(p.parent.name)
+            return made_up_name(p.stem)
+    return made_up_name(Path(argv[0]).name if argv else "bot")
 
 
 def _image_name(image: str) -> str:
     base = image.rsplit("/", 1)[-1].split("@")[0]
-    return base.split(":")[0] or "bot"
+    return made_up_name(base.split(":")[0] or "bot")
 
 
-def _check_command(command: str) -> None:
+def _check_command(command: str, param: str = "--bot") -> None:
     try:
         argv = shlex.split(command)
     except ValueError as e:
-        raise UsageProblem(f"cannot parse bot command {command!r}: {e}", param="--bot") from None
+        raise UsageProblem(f"cannot parse bot command {command!r}: {e}", param=param) from None
     if not argv:
-        raise UsageProblem("empty bot command", param="--bot")
+        raise UsageProblem("empty bot command", param=param)
     exe = argv[0]
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     if shutil.which(exe, path=path) is None and not (
         Path(exe).is_file() and os.access(exe, os.X_OK)
     ):
-        raise UsageProblem(f"cannot run bot command {command!r}: {exe!r} not found", param="--bot")
+        raise UsageProblem(f"cannot run bot command {command!r}: {exe!r} not found", param=param)
 
 
-def _registered(value: str, db: str | None) -> Any:
-    """A registered bot's BotEntry, or None (remote bots cannot be started here)."""
+def _registered(value: str, db: str | None, param: str = "--bot") -> Any:
+    """A registered bot's BotEntry, or None (remote bots cannot be started here). Only
+    reads: a database that does not exist is not created."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from arena.match import BotEntry
-    from arena.registry import NAME_RE, latest
+    from arena.registry import latest
+    from arena.store.db import read_engine
 
-    if not NAME_RE.match(value):
+    if not is_bot_name(value):
         return None
     try:
-        found = latest(db, value)
-    except Exception:  # no usable database: the value is just not a registered name
+        found = latest(read_engine(db), value)
+    except (ArenaError, SQLAlchemyError):  # no usable database: not a registered name
         return None
     if found is None:
         return None
@@ -109,13 +142,16 @@ def _registered(value: str, db: str | None) -> Any:
         return BotEntry(bot.name, image=version.digest or version.image)
     raise UsageProblem(
         f"bot {bot.name!r} is a remote bot: it joins tournaments started with --listen",
-        param="--bot",
+        param=param,
     )
 
 
-def parse_bots(values: list[str], db: str | bool | None = False) -> list[Any]:
+def parse_bots(
+    values: list[str], db: str | bool | None = False, *, param: str = "--bot"
+) -> list[Any]:
     """--bot values → BotEntry list. Forms: a registered NAME (looked up unless ``db`` is
-    False), COMMAND, NAME=COMMAND, docker:IMAGE, builtin:POLICY."""
+    False), COMMAND, NAME=COMMAND, docker:IMAGE, builtin:POLICY. Every name passes the
+    one name check (arena.names); made-up names are made to pass it."""
     from arena.match import BotEntry
     from engine.policies import PolicyError, parse_policy
 
@@ -123,7 +159,7 @@ def parse_bots(values: list[str], db: str | bool | None = False) -> list[Any]:
     seen: dict[str, int] = {}
     for raw in values:
         value = raw.strip()
-        registered = None if db is False else _registered(value, db)  # type: ignore[arg-type]
+        registered = None if db is False else _registered(value, db, param)  # type: ignore[arg-type]
         if registered is not None:
             name = registered.name
             kw = (
@@ -135,26 +171,53 @@ def parse_bots(values: list[str], db: str | bool | None = False) -> list[Any]:
             image = value.split(":", 1)[1]
             if not image:
                 raise UsageProblem(
-                    "docker: needs an image name, e.g. docker:flip7-bot/ev:v1", param="--bot"
+                    "docker: needs an image name, e.g. docker:flip7-bot/ev:v1", param=param
                 )
             name, kw = _image_name(image), {"image": image}
         elif value.startswith("builtin:"):
             try:
                 policy = parse_policy(value.split(":", 1)[1])
             except PolicyError as e:
-                raise UsageProblem(str(e), param="--bot") from None
+                raise UsageProblem(str(e), param=param) from None
             name, kw = policy, {"policy": policy}
         else:
             name, sep, command = value.partition("=")
-            if not sep or " " in name or not name:
-                name, command = _name_for(value), value
-            _check_command(command)
+            if sep and name and " " not in name:
+                check_bot_name(name, "name in NAME=COMMAND", param=param)
+                _check_command(command, param)
+            else:
+                command = value
+                if db is not False and is_bot_name(value) and shutil.which(value) is None:
+                    raise UsageProblem(
+                        f"no bot named {value!r} is registered (see 'arena bot list'), and it "
+                        "is not a command either",
+                        param=param,
+                    )
+                _check_command(command, param)
+                name = _name_for(command)
             kw = {"command": command}
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:
-            name = f"{name}#{seen[name]}"
+            name = numbered(name, seen[name])
+        check_entry_name(name, param=param)
         entries.append(BotEntry(name, **kw))
     return entries
+
+
+def check_images(entries: list[Any], param: str = "--bot") -> None:
+    """Every container entry's image is in the local Docker engine (a usage error if not:
+    the arena never pulls)."""
+    images = [e.image for e in entries if getattr(e, "image", None)]
+    if not images:
+        return
+    from arena.runtime.build import image_id_of
+    from arena.runtime.docker import ImageMissing
+
+    for image in images:
+        try:
+            image_id_of(image)
+        except ImageMissing as e:
+            raise UsageProblem(str(e), param=param) from None
 
 
 @app.command()
@@ -169,22 +232,18 @@ def match(
             "Once per seat, in seat order.",
         ),
     ],
-    games: Annotated[int, typer.Option("--games", metavar="G", min=1, help="Games.")] = 10,
+    games: Annotated[
+        int, typer.Option("--games", metavar="G", help=f"Games (1–{limits.MAX_MATCH_GAMES:,}).")
+    ] = 10,
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
     seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
     concurrency: Annotated[
         int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
     ] = 16,
-    deadline: Annotated[
-        float, typer.Option("--deadline", metavar="SEC", min=0.01, help="Seconds per decision.")
-    ] = 1.0,
-    time_bank: Annotated[
-        float, typer.Option("--time-bank", metavar="SEC", min=0, help="Extra seconds per game.")
-    ] = 10.0,
-    max_strikes: Annotated[
-        int, typer.Option("--max-strikes", min=1, help="Faults before a seat forfeits a game.")
-    ] = 3,
+    deadline: DeadlineOpt = 1.0,
+    time_bank: TimeBankOpt = 10.0,
+    max_strikes: StrikesOpt = 3,
     events: Annotated[bool, typer.Option("--events", help="Include event logs in --json.")] = False,
     logs: Annotated[
         Path | None, typer.Option("--logs", metavar="DIR", help="Save each bot's output here.")
@@ -202,10 +261,19 @@ def match(
     from arena.faults import FaultPolicy
     from arena.match import MatchSpec, run_match
 
+    limits.check_games(games)
+    limits.check_deadline(deadline)
+    limits.check_time_bank(time_bank)
+    limits.check_strikes(max_strikes)
     entries = parse_bots(bot, db)
-    if not 1 <= len(entries) <= 18:
-        raise UsageProblem(f"a table has 1 to 18 seats, got {len(entries)}", param="--bot")
+    if not limits.MIN_MATCH_SEATS <= len(entries) <= limits.MAX_TABLE_SEATS:
+        raise UsageProblem(
+            f"a table has {limits.MIN_MATCH_SEATS} to {limits.MAX_TABLE_SEATS} seats, "
+            f"got {len(entries)}",
+            param="--bot",
+        )
     _ruleset(variant, brutal)
+    check_images(entries)
     master = _optional_seed(seed)
     warn_guessable(master, [e.name for e in entries if e.policy is None])
     spec = MatchSpec(
@@ -259,9 +327,7 @@ def bot_check(
             metavar="BOT", help="A registered name, the bot's command line, or docker:IMAGE."
         ),
     ],
-    deadline: Annotated[
-        float, typer.Option("--deadline", metavar="SEC", min=0.01, help="Seconds per decision.")
-    ] = 1.0,
+    deadline: DeadlineOpt = 1.0,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -273,9 +339,11 @@ def bot_check(
     """
     from arena.check import run_checks
 
-    (entry,) = parse_bots([bot], db)
+    limits.check_deadline(deadline)
+    (entry,) = parse_bots([bot], db, param="BOT")
     if entry.command is None and entry.image is None:
         raise UsageProblem("bot check needs a bot command or docker:IMAGE, not a built-in policy")
+    check_images([entry], param="BOT")
 
     def say(msg: str) -> None:
         if err.is_terminal:

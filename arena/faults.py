@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
+
+from arena import limits
 
 
 class FaultKind(StrEnum):
@@ -40,6 +43,21 @@ class FaultPolicy:
     max_strikes: int = 3  # faults a seat may have before it forfeits the game
     start_timeout: float = 20.0  # seconds for a started bot to connect
     reconnect_grace: float = 3.0  # seconds a dropped stream may take to come back
+
+    def __post_init__(self) -> None:
+        # what the protocol carries (uint32 milliseconds) and what a run can wait for
+        for name, value, high in (
+            ("deadline", self.deadline, limits.MAX_DEADLINE),
+            ("time_bank", self.time_bank, limits.MAX_TIME_BANK),
+        ):
+            if not math.isfinite(value) or not 0 <= value <= high:
+                raise ValueError(f"{name} must be between 0 and {high:g} seconds, got {value}")
+        if self.deadline <= 0:
+            raise ValueError(f"deadline must be positive, got {self.deadline}")
+        if not 1 <= self.max_strikes <= limits.MAX_STRIKES:
+            raise ValueError(
+                f"max_strikes must be between 1 and {limits.MAX_STRIKES}, got {self.max_strikes}"
+            )
 
 
 class BotGone(Exception):

@@ -6,7 +6,6 @@ Remote bots get a random token, shown once and stored only as its SHA-256 hash.
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -15,10 +14,9 @@ from sqlalchemy import Engine
 from sqlmodel import Session, func, select
 
 from arena.errors import ArenaError
+from arena.names import check_bot_name
 from arena.store.db import get_engine
 from arena.store.models import Bot, BotVersion
-
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
 @dataclass
@@ -33,14 +31,8 @@ def _eng(db: str | Engine | None) -> Engine:
 
 
 def check_name(name: str) -> str:
-    if not NAME_RE.match(name):
-        raise ArenaError(
-            f"bad bot name {name!r}: use 1-64 letters, digits, '.', '_' or '-', "
-            "starting with a letter or digit"
-        )
-    if name.startswith("builtin"):
-        raise ArenaError("names starting with 'builtin' are reserved for built-in policies")
-    return name
+    """A bot name's validation (arena.names): a usage error for a bad one."""
+    return check_bot_name(name)
 
 
 def add_bot(

@@ -19,16 +19,20 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, func
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
-from arena.errors import ArenaError
+from arena import limits
+from arena.errors import ArenaError, UsageProblem
 from arena.faults import FaultPolicy
 from arena.gateway.server import Gateway
 from arena.match import BotEntry, MatchResult, MatchRunner, MatchSpec
 from arena.seeds import DealKey
 from arena.standings import GameRow, StandingRow, compute_standings
-from arena.store.db import get_engine
+from arena.store.db import explain, get_engine
+from arena.store.locks import EventLock
 from arena.store.models import Entry, Game, Match, Round, Tournament, now
+from arena.store.retry import DatabaseUnavailable, retry_limit, with_retry
 
 log = logging.getLogger("arena.tournament")
 
@@ -102,17 +106,41 @@ def _scheduler(t: Tournament, entries: list[Entry]) -> Any:
     )
 
 
+def check_config(cfg: TournamentConfig) -> None:
+    """Everything about a new event that can be checked without the database: names,
+    bounds (arena.limits), entries. Raises UsageProblem/ArenaError; stores nothing."""
+    from arena.names import check_entry_name, check_event_name
+
+    names = [e.name for e in cfg.entries]
+    for name in names:
+        check_entry_name(name)
+    check_event_name(cfg.name)
+    if len(set(names)) != len(names):
+        raise UsageProblem("entry names must be unique")
+    limits.check_count(cfg.seats, "seats", limits.MIN_EVENT_SEATS, limits.MAX_TABLE_SEATS)
+    limits.check_games(cfg.games)
+    limits.check_rounds(cfg.rounds or None)
+    limits.check_deadline(cfg.deadline)
+    limits.check_time_bank(cfg.time_bank)
+    limits.check_strikes(cfg.max_strikes)
+    remote: dict[int, str] = {}
+    for e in cfg.entries:
+        if e.remote and e.bot_version_id is None:
+            raise ArenaError(f"remote entry {e.name!r} must be a registered bot")
+        if e.remote and e.bot_version_id is not None:
+            if e.bot_version_id in remote:
+                raise UsageProblem(
+                    f"remote bot {remote[e.bot_version_id]!r} is entered twice: a remote bot "
+                    "has one connection and plays one seat per table; enter it once"
+                )
+            remote[e.bot_version_id] = e.name
+
+
 def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> int:
     """Validate and store a new tournament; returns its id."""
     if cfg.format not in FORMATS:
         raise ArenaError(f"unknown format {cfg.format!r} (choose from {', '.join(FORMATS)})")
-    names = [e.name for e in cfg.entries]
-    if len(set(names)) != len(names):
-        raise ArenaError("entry names must be unique")
-    for e in cfg.entries:
-        if e.remote and e.bot_version_id is None:
-            raise ArenaError(f"remote entry {e.name!r} must be a registered bot")
-    eng = db if isinstance(db, Engine) else get_engine(db)
+    check_config(cfg)
     t = Tournament(
         name=cfg.name,
         format=cfg.format,
@@ -150,6 +178,8 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
     except ValueError as e:
         raise ArenaError(str(e)) from None
     t.rounds = sched.total_rounds()
+    limits.check_event_games(len(entries), cfg.seats, t.rounds, cfg.games)
+    eng = db if isinstance(db, Engine) else get_engine(db)  # opened once all is checked
     with Session(eng, expire_on_commit=False) as s:
         s.add(t)
         s.flush()
@@ -225,9 +255,18 @@ class TournamentRunner:
         tid: int,
         progress: Callable[[Progress], None] | None = None,
         listen: str | None = None,
+        *,
+        db_retry: float | None = None,
+        warn: Callable[[str], None] | None = None,
     ) -> None:
-        """``listen`` (host:port) also serves the gateway on TCP, for remote bots."""
+        """``listen`` (host:port) also serves the gateway on TCP, for remote bots.
+        ``db_retry``: seconds to ride through a database outage (store/retry.py);
+        ``warn(message)`` hears about such an outage (default: the log)."""
         self.listen = listen
+        self.db_retry = retry_limit(db_retry)
+        self.warn = warn or log.warning
+        self.lock: EventLock | None = None
+        self.outage = False
         self.eng = db if isinstance(db, Engine) else get_engine(db)
         self.tid = tid
         self.progress = progress
@@ -241,7 +280,52 @@ class TournamentRunner:
         if self.progress is not None:
             self.progress(self.state)
 
+    async def _db(self, step: Callable[..., Any], *args: Any) -> Any:
+        """One database step, retried through a short outage (``db_retry`` seconds)."""
+        return await with_retry(
+            self.eng,
+            lambda: step(*args),
+            limit=self.db_retry,
+            on_wait=self._waiting,
+            on_back=self._back,
+        )
+
+    def _waiting(self, message: str) -> None:
+        if not self.outage:  # concurrent steps share one outage: say it once
+            self.outage = True
+            self.warn(message)
+
+    def _back(self) -> None:
+        if self.outage:
+            self.outage = False
+            self.warn("database reachable again; the event continues")
+        if self.lock is not None:
+            self.lock.refresh()
+
     async def run(self) -> Outcome:
+        """Run the event under its lock (one process per event); a failure of the database
+        or of the listener stops it in one line and leaves it resumable."""
+        load(self.eng, self.tid)  # an unknown id is an error before anything is locked
+        hint = f"tournament {self.tid} stopped; resume it with: arena tournament resume {self.tid}"
+        try:
+            with EventLock(self.eng, self.tid) as lock:
+                self.lock = lock
+                return await self._run()
+        except SQLAlchemyError as e:
+            raise ArenaError(f"{explain(e)}; {hint}") from None
+        except DatabaseUnavailable as e:
+            raise DatabaseUnavailable(f"{e}; {hint}") from None
+        except (OSError, RuntimeError) as e:
+            if self.listen is None or not ("bind" in str(e) or "listen" in str(e)):
+                raise
+            raise ArenaError(
+                f"cannot listen on {self.listen}: the address is in use or not available "
+                f"here; {hint}"
+            ) from None
+        finally:
+            self.lock = None
+
+    async def _run(self) -> Outcome:
         loop = asyncio.get_running_loop()
         t0 = loop.time()
         t, entries = load(self.eng, self.tid)
@@ -265,11 +349,14 @@ class TournamentRunner:
             self.state.games_done = count_games(s, self.tid)
         self._emit()
         notes: list[str] = []
-        faults = FaultPolicy(
-            deadline=float(t.options.get("deadline", 1.0)),
-            time_bank=float(t.options.get("time_bank", 10.0)),
-            max_strikes=int(t.options.get("max_strikes", 3)),
-        )
+        try:
+            faults = FaultPolicy(
+                deadline=float(t.options.get("deadline", 1.0)),
+                time_bank=float(t.options.get("time_bank", 10.0)),
+                max_strikes=int(t.options.get("max_strikes", 3)),
+            )
+        except (TypeError, ValueError) as e:
+            raise ArenaError(f"tournament {self.tid} has unusable options: {e}") from None
         sem = asyncio.Semaphore(max(1, t.concurrency))
         table_slots = asyncio.Semaphore(max(1, t.concurrency // max(1, min(t.games_per_match, 4))))
         with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
@@ -285,24 +372,33 @@ class TournamentRunner:
                     self._emit()
                 for r in range(total_rounds):
                     self.state.round = r + 1
-                    rnd, matches = self._round(t, sched, r)
+                    rnd, matches = await self._db(self._round, t, sched, r)
                     if rnd.note:
                         notes.append(f"round {r + 1}: {rnd.note}")
                     todo = [m for m in matches if m.status != "completed"]
                     self.state.games_total += len(matches) * t.games_per_match - per_round
                     self._emit()
-                    await asyncio.gather(
-                        *(self._play(t, m, by_name, faults, gw, sem, table_slots) for m in todo)
+                    await _all_or_none(
+                        self._play(t, m, by_name, faults, gw, sem, table_slots) for m in todo
                     )
-                    with Session(self.eng) as s:
-                        row = s.get(Round, rnd.id)
-                        assert row is not None
-                        row.status = "completed"
-                        s.add(row)
-                        s.commit()
+                    await self._db(self._round_done, rnd.id)
         from arena.leaderboard import record_history
 
-        record_history(self.eng, t.variant)  # the rating history, recomputed from all games
+        # the rating history, recomputed from all games
+        await self._db(record_history, self.eng, t.variant)
+        t = await self._db(self._completed)
+        standings = await self._db(standings_of, self.eng, self.tid)
+        return Outcome(t, standings, self.played, loop.time() - t0, notes)
+
+    def _round_done(self, round_id: int | None) -> None:
+        with Session(self.eng) as s:
+            row = s.get(Round, round_id)
+            assert row is not None
+            row.status = "completed"
+            s.add(row)
+            s.commit()
+
+    def _completed(self) -> Tournament:
         with Session(self.eng, expire_on_commit=False) as s:
             tt = s.get(Tournament, self.tid)
             assert tt is not None
@@ -310,8 +406,7 @@ class TournamentRunner:
             tt.finished = now()
             s.add(tt)
             s.commit()
-            t = tt
-        return Outcome(t, standings_of(self.eng, self.tid), self.played, loop.time() - t0, notes)
+            return tt
 
     def _remote_links(self, entries: list[Entry], gw: Gateway) -> dict[str, Any]:
         """One link per remote entry for the whole event, keyed by its stored token hash."""
@@ -416,13 +511,7 @@ class TournamentRunner:
             process_limits=self.process_limits,
         )
         async with table_slots:
-            with Session(self.eng) as s:
-                row = s.get(Match, m.id)
-                assert row is not None
-                row.status = "running"
-                row.started = now()
-                s.add(row)
-                s.commit()
+            await self._db(self._match_started, m.id)
 
             def tick(done: int, total: int) -> None:
                 self.state.games_done += 1
@@ -431,7 +520,24 @@ class TournamentRunner:
             result = await MatchRunner(
                 spec, gw, tick, games_semaphore=sem, shared_links=self.remote_links
             ).run()
+        await self._db(self._store_once, t, m, result)
+
+    def _store_once(self, t: Tournament, m: Match, result: MatchResult) -> None:
+        """``_store``, unless an attempt whose answer was lost to an outage stored it."""
+        with Session(self.eng) as s:
+            row = s.get(Match, m.id)
+            if row is not None and row.status == "completed":
+                return
         self._store(t, m, result)
+
+    def _match_started(self, match_id: int | None) -> None:
+        with Session(self.eng) as s:
+            row = s.get(Match, match_id)
+            assert row is not None
+            row.status = "running"
+            row.started = now()
+            s.add(row)
+            s.commit()
 
     def _store(self, t: Tournament, m: Match, result: MatchResult) -> None:
         """The match's games and its completion, in one transaction."""
@@ -466,13 +572,37 @@ class TournamentRunner:
         self.played += len(result.games)
 
 
+async def _all_or_none(coros: Any) -> None:
+    """Run the coroutines together; the first failure cancels the others (their bots are
+    stopped) and is raised once they have ended."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    if not tasks:
+        return
+    try:
+        _, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for task in tasks:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            raise task.exception()  # type: ignore[misc]
+
+
 async def run_tournament(
     db: str | Engine | None,
     tid: int,
     progress: Callable[[Progress], None] | None = None,
     listen: str | None = None,
+    *,
+    db_retry: float | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Outcome:
-    return await TournamentRunner(db, tid, progress, listen).run()
+    return await TournamentRunner(db, tid, progress, listen, db_retry=db_retry, warn=warn).run()
 
 
 def list_tournaments(db: str | Engine | None = None) -> list[dict[str, Any]]:

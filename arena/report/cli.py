@@ -14,12 +14,16 @@ import json
 import sys
 from pathlib import Path
 
+from sqlalchemy import Engine
+
 from arena.errors import ArenaError
 
 DEFAULT_OUT = Path("reports")
 
 
-def report_command(out: Path = DEFAULT_OUT, db: str | None = None, as_json: bool = False) -> None:
+def report_command(
+    out: Path = DEFAULT_OUT, db: str | Engine | None = None, as_json: bool = False
+) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 

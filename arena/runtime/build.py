@@ -22,6 +22,7 @@ from arena.errors import ArenaError
 from arena.runtime.docker import (
     SUBMIT_HINT,
     DockerUnavailable,
+    ImageMissing,
     _errors,
     _explain,
     _is_connection_error,
@@ -176,7 +177,7 @@ def image_id_of(name: str, *, client: Any = None) -> str:
     try:
         return str(client.api.inspect_image(name)["Id"])
     except errors.NotFound as e:
-        raise ArenaError(
+        raise ImageMissing(
             f"no image {name} here (build it with {SUBMIT_HINT} or docker build; "
             f"the arena never pulls images)"
         ) from e

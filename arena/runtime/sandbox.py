@@ -322,7 +322,7 @@ def protect(path: str | Path) -> None:
 def protected_files() -> list[str]:
     out = []
     for p in sorted(_protected):
-        for suffix in ("", "-wal", "-shm", "-journal"):
+        for suffix in ("", "-wal", "-shm", "-journal", ".lock"):
             if os.path.isfile(p + suffix):
                 out.append(p + suffix)
     return out

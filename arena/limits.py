@@ -1,0 +1,99 @@
+"""The arena's input bounds, in one place.
+
+The CLI (which states them in ``--help``), the tournament and the match runner's fault
+policy read these numbers, so an event is refused before anything is stored or started.
+
+Times travel to bots as uint32 milliseconds (``deadline_ms``, ``time_bank_ms``, at most
+about 49.7 days); the bounds below keep every value, and their sum, well inside that.
+Counts are bounded so that a typo (``--games 10000000000``) is an error, not an event that
+runs for a year.
+"""
+
+from __future__ import annotations
+
+import math
+
+from arena.errors import UsageProblem
+from engine.game import MAX_SEATS
+
+# seats at one table: arena match may seat a single bot; an event needs opponents
+MIN_MATCH_SEATS = 1
+MIN_EVENT_SEATS = 2
+MAX_TABLE_SEATS = MAX_SEATS  # the engine's own limit (18)
+
+# seconds
+MIN_DEADLINE = 0.01  # per decision
+MAX_DEADLINE = 3600.0  # one hour per decision
+MAX_TIME_BANK = 86400.0  # one day per seat and game
+UINT32_MS = 2**32 - 1  # what deadline_ms / time_bank_ms can carry
+
+# counts
+MAX_STRIKES = 1000
+MAX_MATCH_GAMES = 100_000  # games of one table (arena match --games, tournament --games)
+MAX_ROUNDS = 1000  # rounds of an event
+MAX_EVENT_GAMES = 1_000_000  # games of a whole event, all rounds and tables
+
+assert (MAX_DEADLINE + MAX_TIME_BANK) * 1000 < UINT32_MS
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def check_seconds(value: float, option: str, low: float, high: float) -> float:
+    """``value`` as seconds, finite and within [low, high]; a usage error otherwise."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise UsageProblem(f"give a number of seconds, got {value!r}", param=option)
+    if not math.isfinite(value) or not low <= value <= high:
+        raise UsageProblem(
+            f"must be between {_num(low)} and {_num(high)} seconds, got {_num(value)}",
+            param=option,
+        )
+    return float(value)
+
+
+def check_deadline(value: float, option: str = "--deadline") -> float:
+    return check_seconds(value, option, MIN_DEADLINE, MAX_DEADLINE)
+
+
+def check_time_bank(value: float, option: str = "--time-bank") -> float:
+    return check_seconds(value, option, 0.0, MAX_TIME_BANK)
+
+
+def check_count(value: int, option: str, low: int, high: int) -> int:
+    """A whole number within [low, high]; a usage error otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageProblem(f"give a whole number, got {value!r}", param=option)
+    if not low <= value <= high:
+        raise UsageProblem(f"must be between {low:,} and {high:,}, got {value:,}", param=option)
+    return value
+
+
+def check_games(value: int, option: str = "--games") -> int:
+    return check_count(value, option, 1, MAX_MATCH_GAMES)
+
+
+def check_rounds(value: int | None, option: str = "--rounds") -> int | None:
+    return None if value is None else check_count(value, option, 1, MAX_ROUNDS)
+
+
+def check_strikes(value: int, option: str = "--max-strikes") -> int:
+    return check_count(value, option, 1, MAX_STRIKES)
+
+
+def event_games(entries: int, seats: int, rounds: int, games: int) -> int:
+    """About how many games an event plays: rounds × tables per round × games per table
+    (tables per round as the schedulers split the field: ⌈entries / seats⌉)."""
+    tables = max(1, -(-entries // max(1, seats)))
+    return rounds * tables * games
+
+
+def check_event_games(entries: int, seats: int, rounds: int, games: int) -> int:
+    total = event_games(entries, seats, rounds, games)
+    if total > MAX_EVENT_GAMES:
+        raise UsageProblem(
+            f"this event would play about {total:,} games ({rounds:,} rounds of "
+            f"{games:,} games per table); the limit is {MAX_EVENT_GAMES:,} games per event: "
+            "give fewer --rounds or --games"
+        )
+    return total

@@ -1,0 +1,79 @@
+"""One validation for every name the arena stores, on every database.
+
+* bot names (``bot add NAME``, ``bot submit --name``) and the NAME of ``NAME=CMD`` in
+  matches and tournaments — names people type and scripts pass around: 1–64 letters,
+  digits, ``.``, ``_`` or ``-``, starting with a letter or digit (``builtin…`` is reserved);
+* entry names in an event (a registered bot's name, a NAME, or one the arena makes up
+  itself: a built-in policy's spec such as ``threshold:25``, ``ev#2`` for a repeated bot,
+  a script's file name made to fit): one printable line of 1–64 characters with no
+  surrounding spaces — the same limits for callers of the Python API;
+* an event's ``--name``: one printable line of up to 200 characters.
+
+Every check looks at the whole string (``fullmatch``, ``isprintable``): ``^…$`` let a
+trailing newline through. The lengths are those of the database columns, so a name that
+passes fits on SQLite and on PostgreSQL alike (where a longer one used to be a traceback).
+"""
+
+from __future__ import annotations
+
+import re
+
+from arena.errors import UsageProblem
+
+NAME_MAX = 64  # bot.name, entry.name, rating_point.bot
+EVENT_NAME_MAX = 200  # tournament.name
+
+BOT_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_SPELLING = "use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+
+
+def is_bot_name(value: str) -> bool:
+    """Whether ``value`` is spelled like a registered bot's name."""
+    return BOT_NAME_RE.fullmatch(value) is not None
+
+
+def check_bot_name(name: str, what: str = "bot name", param: str | None = None) -> str:
+    _one_line(name, NAME_MAX, what, param)
+    if not is_bot_name(name):
+        raise UsageProblem(f"bad {what} {name!r}: {_SPELLING}", param=param)
+    if name.startswith("builtin"):
+        raise UsageProblem(
+            f"bad {what} {name!r}: names starting with 'builtin' are reserved for built-in "
+            "policies",
+            param=param,
+        )
+    return name
+
+
+def _one_line(value: str, longest: int, what: str, param: str | None) -> str:
+    """The rule under every name: a string, one printable line, within its column."""
+    if not isinstance(value, str) or not value.isprintable():
+        raise UsageProblem(f"bad {what} {value!r}: printable characters on one line only", param)
+    if len(value) > longest:
+        raise UsageProblem(f"bad {what}: at most {longest} characters, got {len(value)}", param)
+    return value
+
+
+def check_entry_name(name: str, param: str | None = None) -> str:
+    _one_line(name, NAME_MAX, "entry name", param)
+    if not name or name != name.strip():
+        raise UsageProblem(f"bad entry name {name!r}: empty or surrounded by spaces", param)
+    return name
+
+
+def check_event_name(name: str, param: str | None = "--name") -> str:
+    return _one_line(name, EVENT_NAME_MAX, "event name", param)
+
+
+def made_up_name(raw: str, fallback: str = "bot") -> str:
+    """A valid entry name from something the arena derives a name from (a script's file
+    name, an image name): other characters become '-', the length is capped so that a
+    ``#N`` suffix still fits."""
+    name = re.sub(r"[^A-Za-z0-9._:-]+", "-", raw).lstrip("._:-")[: NAME_MAX - 4].rstrip("-")
+    return name or fallback
+
+
+def numbered(name: str, n: int) -> str:
+    """The ``n``-th entry of the same bot: ``name#n`` (within the column's length)."""
+    suffix = f"#{n}"
+    return name[: NAME_MAX - len(suffix)] + suffix
