@@ -26,7 +26,7 @@ fi
 echo "node $(node --version), npm $(npm --version)"
 
 # the protocol, loaded at run time (no generated code)
-PROTO="${ARENA_PROTO:-proto/arena/v1/arena.proto}"
+PROTO="${ARENA_PROTO:-$HERE/proto/arena/v1/arena.proto}"
 if [ ! -f "$PROTO" ]; then
     echo "build.sh: no protocol file at $PROTO (restore proto/ from the kit, or set ARENA_PROTO)" >&2
     exit 4
