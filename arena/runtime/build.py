@@ -50,6 +50,7 @@ from arena.runtime.docker import (
     _is_connection_error,
     _reason,
     docker_client,
+    install_exit_cleanup,
 )
 from arena.runtime.dockerfile import Dockerfile, DockerfileError
 
@@ -218,16 +219,28 @@ class _Build:
     stopped: str | None = None  # why the watchdog stopped the build
     _step: str = ""
     _cached: bool = False
+    _pending: str = ""
 
     def text(self, text: str) -> None:
-        for ln in _ANSI_RE.sub("", text).splitlines():
-            if not ln.strip():
-                continue
-            ln = ln.rstrip()
-            self.tail.append(ln)
-            self._track(ln)
-            if self.on_line is not None:
-                self.on_line(ln)
+        """Take a piece of the log; a line is complete at its newline (the engine sends a
+        step's output in pieces as they come)."""
+        lines = (self._pending + _ANSI_RE.sub("", text)).split("\n")
+        self._pending = lines.pop()
+        for ln in lines:
+            self._line(ln)
+
+    def flush(self) -> None:
+        pending, self._pending = self._pending, ""
+        self._line(pending)
+
+    def _line(self, ln: str) -> None:
+        ln = ln.rstrip()
+        if not ln.strip():
+            return
+        self.tail.append(ln)
+        self._track(ln)
+        if self.on_line is not None:
+            self.on_line(ln)
 
     def _track(self, ln: str) -> None:
         if m := _STEP_RE.match(ln):
@@ -246,11 +259,12 @@ class _Build:
         if "stream" in chunk:
             self.text(str(chunk["stream"]))
         elif "status" in chunk:
-            self.text(" ".join(str(chunk[k]) for k in ("id", "status") if chunk.get(k)))
+            self.text(" ".join(str(chunk[k]) for k in ("id", "status") if chunk.get(k)) + "\n")
         if "error" in chunk:
             detail = chunk.get("errorDetail") or {}
             self.error = str(detail.get("message") or chunk["error"]).strip()
-            self.text(self.error)
+            self.flush()
+            self.text(self.error + "\n")
         aux = chunk.get("aux")
         if isinstance(aux, dict) and aux.get("ID"):
             self.image_id = str(aux["ID"])
@@ -344,6 +358,7 @@ def build_image(
     check_tag(tag)
     limits = limits or BuildLimits()
     client = client or docker_client()
+    install_exit_cleanup()  # SIGTERM unwinds like Ctrl-C: the build is cleaned up below
     plan = plan_build(
         path,
         base=base,
@@ -357,7 +372,7 @@ def build_image(
     errors = _errors()
     build = _Build(on_line)
     if plan.note:
-        build.text(f"arena: {plan.note}")
+        build.text(f"arena: {plan.note}\n")
     warnings: list[str] = []
     try:
         info = api.info()
@@ -405,12 +420,16 @@ def build_image(
                 watchdog = _Watchdog(api, _response_socket(resp), build, deadline, limits)
                 watchdog.start()
                 _read(resp, build)
+    except BaseException:
+        # Ctrl-C, SIGTERM, a lost engine: the connection is closed by now, so the engine
+        # cancels the build; what it committed goes too
+        build.stopped = build.stopped or "interrupted"
+        raise
     finally:
         if watchdog is not None:
             watchdog.done.set()
             watchdog.join()
-        failed = build.stopped is not None or build.error is not None
-        if failed:
+        if build.stopped is not None or build.error is not None:
             _clean_up(api, build, tag=None)
         pids.close()
     log_tail = "\n".join(build.tail)
@@ -419,8 +438,9 @@ def build_image(
             f"building {plan.context} as {tag} was stopped: {build.stopped}; nothing of it was kept"
         )
     if build.error is not None:
+        why = _explain_step(build.error, build, limits)
         raise ArenaError(
-            f"building {plan.context} as {tag} failed: {_explain_step(build.error, limits)}\n"
+            f"building {plan.context} as {tag} failed: {why}\n"
             f"--- last {len(build.tail)} lines of the build log ---\n{log_tail}"
         )
     image = build.image_id or image_id_of(tag, client=client)
@@ -448,18 +468,33 @@ def _read(resp: Any, build: _Build) -> None:
             try:
                 chunk = json.loads(raw)
             except ValueError:
-                build.text(raw.decode(errors="replace"))
+                build.text(raw.decode(errors="replace") + "\n")
                 continue
             if isinstance(chunk, dict):
                 build.chunk(chunk)
     except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as e:
         if build.stopped is None:
             build.error = f"the connection to the Docker engine broke: {e}"
+    finally:
+        build.flush()
 
 
-def _explain_step(error: str, limits: BuildLimits) -> str:
+_OFFLINE_SIGNS = (
+    "Network is unreachable",
+    "Temporary failure in name resolution",
+    "Could not resolve host",
+    "getaddrinfo",
+)
+
+
+def _explain_step(error: str, build: _Build, limits: BuildLimits) -> str:
     if re.search(r"returned a non-zero code: 137\b", error):
         return f"{error} (killed: most likely over the build's memory limit of {limits.memory})"
+    if limits.offline and any(sign in ln for ln in build.tail for sign in _OFFLINE_SIGNS):
+        return (
+            f"{error} (the build has no network: put what it downloads in the build context, "
+            f"or allow a network with --build-network MODE, at a risk)"
+        )
     return error
 
 

@@ -11,6 +11,9 @@ wrong reason.
 from __future__ import annotations
 
 import re
+import signal
+import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -201,3 +204,31 @@ def test_build_limits_refuse_nonsense() -> None:
     limits = BuildLimits()
     assert limits.offline and limits.params()["networkmode"] == "none"
     assert limits.params()["memswap"] == limits.params()["memory"]  # no swap
+
+
+@pytest.mark.timeout(300)
+def test_a_submit_terminated_mid_build_leaves_nothing_behind(engine: Any, tmp_path: Path) -> None:
+    marker = _marker()
+    dockerfile = f"FROM {BASE}\nRUN echo {marker}-first > /tmp/first\nRUN sleep 600 # {marker}\n"
+    ctx = context(tmp_path / "term", dockerfile)
+    db = f"sqlite:///{tmp_path / 'a.db'}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "bot", "submit", str(ctx), "--name", "term", "--db", db],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not any("sleep 600" in str(c.get("Command")) and marker in str(c.get("Command"))
+                      for c in engine.api.containers()):  # fmt: skip
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and "Traceback" not in err, (proc.returncode, err)
+    assert leftovers(engine, marker) == []
+    assert _gone(engine, "flip7-bot/term:v1")
