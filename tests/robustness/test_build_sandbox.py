@@ -206,6 +206,13 @@ def test_build_limits_refuse_nonsense() -> None:
     assert limits.params()["memswap"] == limits.params()["memory"]  # no swap
 
 
+def _sleeping(client: Any, marker: str) -> bool:
+    """Whether the build's second step (the endless one) is running: the first has
+    committed its layer."""
+    commands = [str(c.get("Command")) for c in client.api.containers()]
+    return any("sleep 600" in c and marker in c for c in commands)
+
+
 @pytest.mark.timeout(300)
 def test_a_submit_terminated_mid_build_leaves_nothing_behind(engine: Any, tmp_path: Path) -> None:
     marker = _marker()
@@ -220,8 +227,7 @@ def test_a_submit_terminated_mid_build_leaves_nothing_behind(engine: Any, tmp_pa
     )
     try:
         deadline = time.monotonic() + 120
-        while not any("sleep 600" in str(c.get("Command")) and marker in str(c.get("Command"))
-                      for c in engine.api.containers()):  # fmt: skip
+        while not _sleeping(engine, marker):
             assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
             time.sleep(0.1)
         proc.send_signal(signal.SIGTERM)
