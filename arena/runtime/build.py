@@ -124,10 +124,17 @@ def parse_build_args(values: list[str]) -> dict[str, str]:
 
 
 def _has_image(client: Any, name: str) -> bool:
+    errors = _errors()
     try:
         client.api.inspect_image(name)
-    except _errors().NotFound:
+    except errors.NotFound:
         return False
+    except errors.APIError as e:
+        raise ArenaError(f"{name!r}: {_explain(e)}") from e
+    except Exception as e:
+        if _is_connection_error(e):
+            raise DockerUnavailable(f"Docker is not available: {_reason(e)}") from e
+        raise
     return True
 
 
@@ -183,7 +190,8 @@ def plan_build(
     if offline and (urls := df.remote_sources()):
         raise UsageProblem(
             f"{context / name} ADDs {urls[0]}: the Docker daemon would fetch it outside the "
-            f"build's network sandbox; put the file in the build context instead"
+            f"build's network sandbox; put the file in the build context instead (or allow "
+            f"a network with --build-network MODE, at a risk)"
         )
     stages = df.stages(args)
     blank = [s for s in stages if not s.image]
