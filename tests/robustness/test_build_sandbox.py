@@ -10,12 +10,14 @@ wrong reason.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,17 @@ def _tag(marker: str) -> str:
     return f"flip7-test/{marker}:latest"
 
 
+@pytest.fixture
+def tags(engine: Any) -> Iterator[list[str]]:
+    """Tags of the images a test built on purpose (its control builds), removed afterwards
+    whatever the outcome."""
+    made: list[str] = []
+    yield made
+    for tag in made:
+        with contextlib.suppress(Exception):
+            engine.api.remove_image(tag)
+
+
 def _gone(client: Any, tag: str) -> bool:
     try:
         client.api.inspect_image(tag)
@@ -47,9 +60,10 @@ def _gone(client: Any, tag: str) -> bool:
 
 @pytest.mark.timeout(300)
 def test_a_build_step_that_reaches_for_the_network_fails_and_connects_nowhere(
-    engine: Any, listener: Listener, tmp_path: Path
+    engine: Any, listener: Listener, tmp_path: Path, tags: list[str]
 ) -> None:
     marker = _marker()
+    tags.append(_tag(marker))
     probe = (
         f"RUN python3 -c \"import socket; socket.create_connection(('{listener.host}', "
         f"{listener.port}), timeout=5); print('{marker} reached')\"\n"
@@ -64,12 +78,14 @@ def test_a_build_step_that_reaches_for_the_network_fails_and_connects_nowhere(
     built = build_image(ctx, _tag(marker), limits=BuildLimits(network="host"))
     assert f"{marker} reached" in built.log_tail
     assert listener.connections() == 1
-    engine.api.remove_image(built.tag)
 
 
 @pytest.mark.timeout(300)
-def test_a_build_step_over_its_memory_limit_is_killed(engine: Any, tmp_path: Path) -> None:
+def test_a_build_step_over_its_memory_limit_is_killed(
+    engine: Any, tmp_path: Path, tags: list[str]
+) -> None:
     marker = _marker()
+    tags.append(_tag(marker))
     hog = f"RUN python3 -c \"x = b'1' * (300 << 20); print('{marker}', len(x))\"\n"
     ctx = context(tmp_path / "hog", f"FROM {BASE}\n{hog}")
     with pytest.raises(ArenaError) as err:
@@ -81,7 +97,6 @@ def test_a_build_step_over_its_memory_limit_is_killed(engine: Any, tmp_path: Pat
     # control: the step needs ~300 MiB and gets them under a 1 GiB limit
     built = build_image(ctx, _tag(marker), limits=BuildLimits(memory="1g"))
     assert f"{marker} {300 << 20}" in built.log_tail
-    engine.api.remove_image(built.tag)
 
 
 BOMB = """
@@ -101,9 +116,10 @@ print(sys.argv[1], "forked", n)
 
 @pytest.mark.timeout(300)
 def test_a_fork_bomb_in_a_build_step_is_held_to_the_process_limit(
-    engine: Any, tmp_path: Path
+    engine: Any, tmp_path: Path, tags: list[str]
 ) -> None:
     marker = _marker()
+    tags.append(_tag(marker))
     dockerfile = f"FROM {BASE}\nCOPY bomb.py /tmp/bomb.py\nRUN python3 /tmp/bomb.py {marker}\n"
     ctx = context(tmp_path / "bomb", dockerfile, {"bomb.py": BOMB.encode()})
     started = time.monotonic()
@@ -114,7 +130,6 @@ def test_a_fork_bomb_in_a_build_step_is_held_to_the_process_limit(
     assert found, built.log_tail
     assert 0 < int(found.group(1)) < 32  # the shell and the interpreter count too
     assert time.monotonic() - started < 60  # the sleeping children did not outlive the step
-    engine.api.remove_image(built.tag)
 
 
 @pytest.mark.timeout(300)
@@ -136,8 +151,11 @@ def test_a_build_past_its_timeout_is_stopped_and_leaves_nothing_behind(
 
 
 @pytest.mark.timeout(300)
-def test_an_oversized_build_context_is_refused_before_building(engine: Any, tmp_path: Path) -> None:
+def test_an_oversized_build_context_is_refused_before_building(
+    engine: Any, tmp_path: Path, tags: list[str]
+) -> None:
     marker = _marker()
+    tags.append(_tag(marker))
     big = {"blob.bin": b"\0" * (2 << 20)}
     dockerfile = f"FROM {BASE}\nRUN echo {marker}\n"
     ctx = context(tmp_path / "big", dockerfile, big)
@@ -150,7 +168,6 @@ def test_an_oversized_build_context_is_refused_before_building(engine: Any, tmp_
     (ctx / ".dockerignore").write_text("blob.bin\n")
     built = build_image(ctx, _tag(marker), limits=BuildLimits(max_context="1m"))
     assert built.id.startswith("sha256:")
-    engine.api.remove_image(built.tag)
 
 
 @pytest.mark.timeout(300)
