@@ -35,7 +35,7 @@ from arena.cli_play import (
     process_limits,
 )
 from arena.console import make_progress
-from arena.errors import UsageProblem
+from arena.errors import ArenaError, UsageProblem
 
 tournament_app = typer.Typer(
     help="Run a tournament (options below), resume one, or list them.",
@@ -106,26 +106,93 @@ def bot_submit(
         typer.Option(
             "--base",
             metavar="IMG",
-            help="Build argument BASE (default: the offline base image flip7/python-base:latest).",
+            help="The build argument BASE. Default: the Dockerfile's own ARG BASE default; "
+            "for a FROM ${BASE} without one, the offline base of the kit's language "
+            "(flip7/python-base, node-base, cpp-base, java-base; Go: scratch).",
         ),
     ] = None,
+    build_arg: Annotated[
+        list[str] | None,
+        typer.Option("--build-arg", metavar="KEY=VALUE", help="A build argument (repeatable)."),
+    ] = None,
     network: Annotated[
-        str | None,
+        str,
         typer.Option(
             "--build-network",
             metavar="MODE",
-            help="Network for RUN steps, e.g. host (default: none needed).",
+            help="Network of the RUN steps. Any mode but none (host, default, "
+            "a network name) is a RISK: the bot's build steps can then reach what the "
+            "engine's host reaches.",
         ),
-    ] = None,
+    ] = "none",
+    memory: Annotated[
+        str,
+        typer.Option("--build-memory", metavar="SIZE", help="Memory of a build step, no swap."),
+    ] = "1g",
+    cpus: Annotated[
+        float, typer.Option("--build-cpus", metavar="N", min=0.01, help="CPUs of a build step.")
+    ] = 1.0,
+    pids: Annotated[
+        int,
+        typer.Option(
+            "--build-pids",
+            metavar="N",
+            min=8,
+            help="Processes and threads of a build step.",
+        ),
+    ] = 256,
+    timeout: Annotated[
+        float,
+        typer.Option(
+            "--build-timeout",
+            metavar="SEC",
+            min=1,
+            help="Wall-clock seconds for the whole build.",
+        ),
+    ] = 300.0,
+    max_context: Annotated[
+        str,
+        typer.Option(
+            "--max-context",
+            metavar="SIZE",
+            help="Cap on the files sent to the build, after .dockerignore.",
+        ),
+    ] = "100m",
+    max_image: Annotated[
+        str,
+        typer.Option(
+            "--max-image",
+            metavar="SIZE",
+            help="Cap on the built image, its base included.",
+        ),
+    ] = "2g",
+    skip_check: Annotated[
+        bool,
+        typer.Option(
+            "--skip-check",
+            help="Register the image without running the compliance suite on it first "
+            "(a broken bot then fails in events instead).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Build a bot's Docker image and register it as the bot's next version.
+    """Build a bot's Docker image, run the compliance suite (arena bot check) on it, and
+    register it as the bot's next version, pinned by image id (later tags with the same
+    name do not change what plays). A bot that fails a check is not registered (exit 1).
 
-    The image is pinned by id: later tags with the same name do not change what plays.
+    The build is sandboxed: its RUN steps have no network, 1g of memory without swap, 1 CPU
+    and 256 processes each, the whole build 300 s; the context may hold 100m, the image 2g
+    (options below). A build that fails, runs out of time or grows too big leaves no
+    container and no image behind. Steps run as the Dockerfile's USER (root unless it says
+    otherwise) with Docker's default capabilities. The process limit needs the engine on
+    this machine with the cgroupfs driver; elsewhere a warning says it is not enforced.
+    Every image the Dockerfile starts FROM must already be in the engine (never pulled):
+    a missing one is named with its offline recipe (exit 2).
     """
     from arena.registry import add_bot, check_name, latest
-    from arena.runtime.build import bot_image_tag, build_image
+    from arena.runtime.build import bot_image_tag, build_image, parse_build_args
+    from arena.runtime.build_sandbox import BuildLimits
     from arena.store.db import read_engine
 
     check_name(name)
@@ -133,30 +200,77 @@ def bot_submit(
         raise UsageProblem(f"{path} is not a folder", param="PATH")
     if not (path / "Dockerfile").is_file():
         raise UsageProblem(f"no Dockerfile in {path}", param="PATH")
+    args = parse_build_args(build_arg or [])
+    try:
+        build_limits = BuildLimits(
+            network=network,
+            memory=memory,
+            cpus=cpus,
+            pids=pids,
+            timeout=timeout,
+            max_context=max_context,
+            max_image=max_image,
+        )
+    except ValueError as e:
+        raise UsageProblem(str(e)) from None
     found = latest(read_engine(db), name)  # nothing is created before the build succeeds
     version = (found[1].version + 1) if found else 1
     tag = bot_image_tag(name, version)
-    args = {"BASE": base} if base else None
 
     def echo(line: str) -> None:
         if err.is_terminal:
             err.print(line.rstrip(), markup=False, highlight=False)
 
-    built = build_image(path, tag, build_args=args, network=network, on_line=echo)
-    added = add_bot(db, name, image=built.tag, digest=built.id)
-    data = {
-        "name": added.bot.name,
+    built = build_image(path, tag, base=base, build_args=args, limits=build_limits, on_line=echo)
+    for warning in built.warnings:
+        err.print(f"warning: {warning}", markup=False, soft_wrap=True)
+    checks = None if skip_check else _submit_checks(built.id)
+    failed = [c for c in checks or [] if not c.ok]
+    data: dict[str, Any] = {
+        "name": name,
         "runtime": "docker",
-        "version": added.version.version,
         "image": built.tag,
         "digest": built.id,
+        "size": built.size,
+        "base": list(built.bases),
+        "checked": checks is not None,
+        "registered": not failed,
     }
+    if checks is not None:
+        data["checks"] = [c.as_dict() for c in checks]
+    if failed:
+        for c in failed:
+            err.print(f"FAIL {c.name}: {c.detail}", markup=False, soft_wrap=True)
+        if as_json:
+            emit_json(data)
+        raise ArenaError(
+            f"{name} was not registered: {len(failed)} of {len(checks or [])} compliance "
+            f"checks failed (the image stays as {built.tag}: 'arena bot check "
+            f"docker:{built.tag}' shows them all; --skip-check registers it anyway)"
+        )
+    added = add_bot(db, name, image=built.tag, digest=built.id)
+    data["version"] = added.version.version
     if as_json:
         emit_json(data)
-    else:
-        out.print(
-            f"built {built.tag} ({built.id[:19]}); {name} is now at version {data['version']}"
-        )
+        return
+    passed = f"passed {len(checks)} compliance checks; " if checks is not None else ""
+    out.print(
+        f"built {built.tag} ({built.id[:19]}); {passed}{name} is now at version {data['version']}"
+    )
+
+
+def _submit_checks(image: str) -> list[Any]:
+    """``bot submit``'s compliance run on the freshly built image (progress on stderr)."""
+    from arena.check import run_checks
+
+    def say(msg: str) -> None:
+        if err.is_terminal:
+            err.print(f"check: {msg}", markup=False, style="dim")
+
+    return interrupt.run(
+        run_checks(image=image, progress=say),
+        "bot submit interrupted: the bot was stopped and not registered",
+    )
 
 
 @bot_app.command("list")

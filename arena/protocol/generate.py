@@ -1,10 +1,13 @@
-"""Regenerate the Python code for the bot protocol from protos/arena/v1/arena.proto.
+"""Regenerate the Python code for the bot protocol from protos/arena/v1/arena.proto, and
+refresh the starter kits' copies of the .proto.
 
     .venv/bin/python -m arena.protocol.generate          # rewrite arena/protocol/*_pb2*.py
     .venv/bin/python -m arena.protocol.generate --check  # exit 1 if they are out of date
 
 The generated modules live in this package; their import of each other is made relative
-so they do not clash with the ``arena`` package name.
+so they do not clash with the ``arena`` package name. Each starter kit in another language
+keeps its own copy of the .proto (``bots/examples/<kit>/proto/arena/v1/arena.proto``) so
+that it builds wherever it is copied; this command keeps those copies identical.
 """
 
 from __future__ import annotations
@@ -19,6 +22,12 @@ ROOT = HERE.parent.parent
 PROTO_ROOT = ROOT / "protos"
 PROTO = PROTO_ROOT / "arena" / "v1" / "arena.proto"
 OUTPUTS = ("arena_pb2.py", "arena_pb2.pyi", "arena_pb2_grpc.py")
+KITS = ("node", "cpp", "go", "java")
+
+
+def kit_copies() -> list[Path]:
+    """The starter kits' copies of the .proto."""
+    return [ROOT / "bots" / "examples" / k / "proto" / "arena" / "v1" / "arena.proto" for k in KITS]
 
 
 def generate(out: Path) -> dict[str, str]:
@@ -53,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     files = generate(HERE)
     stale = [n for n, t in files.items() if not (HERE / n).exists() or (HERE / n).read_text() != t]
+    proto = PROTO.read_bytes()
+    stale += [
+        str(c.relative_to(ROOT)) for c in kit_copies() if not c.exists() or c.read_bytes() != proto
+    ]
     if args.check:
         if stale:
             print(f"out of date: {', '.join(stale)}; run python -m arena.protocol.generate")
@@ -61,7 +74,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for name, text in files.items():
         (HERE / name).write_text(text)
-    print(f"wrote {', '.join(OUTPUTS)} in {HERE.relative_to(ROOT)}")
+    for copy in kit_copies():
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(proto)
+    print(
+        f"wrote {', '.join(OUTPUTS)} in {HERE.relative_to(ROOT)} and the kits' copies of the proto"
+    )
     return 0
 
 

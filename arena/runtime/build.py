@@ -1,24 +1,47 @@
 """Building bot images (``arena bot submit PATH``) and resolving image names
 (``arena bot add --image``) through the local Docker engine.
 
-The build goes through the Docker SDK's low-level API (the classic builder), streaming the
-build log; a failed build raises :class:`ArenaError` with the log's last lines. Every build
-gets the build argument ``BASE`` (default ``flip7/python-base:latest``, the offline base of
-docker/base-image/build.sh), which the example bots' Dockerfiles use as ``FROM ${BASE}``.
-Images are identified by their image id (``sha256:…``, a digest of the image's
-configuration), which is what the registry records: a tag may move, the id does not.
+A build is planned before anything is sent: the Dockerfile's own ``FROM`` / ``ARG BASE=``
+default is respected (``base`` overrides it; a ``FROM ${BASE}`` without a default gets the
+offline base of the kit's language, :mod:`arena.runtime.bases`), every image it starts from
+must already be in the engine (the error names it and its offline recipe; the arena never
+pulls), and ``ADD`` of a URL is refused while the build is offline (the daemon would fetch
+it outside the sandbox).
+
+The build itself goes through the engine's classic builder (``POST /build``), sandboxed by
+:class:`~arena.runtime.build_sandbox.BuildLimits`: no network, memory without swap, CPUs,
+a process limit (a parent cgroup), a wall-clock timeout, caps on the context and on the
+image. The build log is streamed; a watchdog thread stops a build that runs past its
+timeout or whose running step writes more than the image cap, by closing the connection
+(the engine then cancels the build and removes its container). A failed, stopped or
+oversized build leaves nothing behind: its containers are gone and the images it created
+(intermediate layers, the tag) are removed. Images are identified by their id
+(``sha256:…``), which is what the registry records: a tag may move, the id does not.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
+import socket
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, UsageProblem
+from arena.runtime.bases import BASES, PYTHON_BASE, how_to_get, kit_language
+from arena.runtime.build_sandbox import (
+    BuildLimits,
+    ProcessLimit,
+    archive,
+    format_size,
+    measure_context,
+)
 from arena.runtime.docker import (
     SUBMIT_HINT,
     DockerUnavailable,
@@ -28,11 +51,14 @@ from arena.runtime.docker import (
     _is_connection_error,
     _reason,
     docker_client,
+    install_exit_cleanup,
 )
+from arena.runtime.dockerfile import Dockerfile, DockerfileError
 
-DEFAULT_BASE = "flip7/python-base:latest"
-BASE_RECIPE = "bash docker/base-image/build.sh"
+DEFAULT_BASE = PYTHON_BASE
 TAIL_LINES = 30
+POLL = 0.25  # seconds between the watchdog's looks at the clock
+SIZE_POLL = 2.0  # seconds between its looks at the running step's disk use
 
 # docker's reference grammar, simplified: [registry[:port]/]path[:tag]
 _TAG_RE = re.compile(
@@ -40,6 +66,19 @@ _TAG_RE = re.compile(
     r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*"
     r"(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?$"
 )
+_ARG_KEY_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_STEP_RE = re.compile(r"^Step \d+/\d+ : (\S+)", re.IGNORECASE)
+_RUNNING_RE = re.compile(r"^ ---> Running in ([0-9a-f]{12,64})$")
+_IMAGE_RE = re.compile(r"^ ---> ([0-9a-f]{12,64})$")
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # the engine colours the steps' stderr
+
+
+class BaseImageMissing(UsageProblem):
+    """An image the Dockerfile starts from is not in the engine (exit 2: build it first)."""
+
+
+class BuildStopped(ArenaError):
+    """The sandbox stopped the build (timeout, image cap)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +86,18 @@ class BuiltImage:
     id: str  # sha256:… image id
     tag: str
     log_tail: str  # the build log's last lines
+    size: int = 0  # bytes, its base included
+    bases: tuple[str, ...] = ()  # the images it was built from
+    warnings: tuple[str, ...] = ()  # what the sandbox could not enforce here
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    context: Path
+    dockerfile: str  # its name inside the context
+    build_args: dict[str, str]  # what the build gets
+    bases: tuple[str, ...]  # the images it starts from (all present)
+    note: str | None = None  # how BASE was chosen, when the Dockerfile did not say
 
 
 def bot_image_tag(name: str, version: int | str) -> str:
@@ -62,112 +113,446 @@ def check_tag(tag: str) -> str:
     return tag
 
 
+def parse_build_args(values: list[str]) -> dict[str, str]:
+    """``KEY=VALUE`` strings (``--build-arg``) as a mapping; bad ones are a UsageProblem."""
+    out: dict[str, str] = {}
+    for v in values:
+        key, eq, value = v.partition("=")
+        if not eq or not _ARG_KEY_RE.match(key):
+            raise UsageProblem(f"bad build argument {v!r}: give KEY=VALUE", param="--build-arg")
+        out[key] = value
+    return out
+
+
 def _has_image(client: Any, name: str) -> bool:
+    errors = _errors()
     try:
         client.api.inspect_image(name)
-    except _errors().NotFound:
+    except errors.NotFound:
         return False
+    except errors.APIError as e:
+        raise ArenaError(f"{name!r}: {_explain(e)}") from e
+    except Exception as e:
+        if _is_connection_error(e):
+            raise DockerUnavailable(f"Docker is not available: {_reason(e)}") from e
+        raise
     return True
 
 
-def _uses_base_arg(dockerfile: Path) -> bool:
+def _locate(path: str | Path, dockerfile: str | None) -> tuple[Path, str]:
+    p = Path(path)
+    if p.is_file():
+        return p.parent, dockerfile or p.name
+    if not p.is_dir():
+        raise ArenaError(f"{path}: no such directory (give a bot's build context)")
+    name = dockerfile or "Dockerfile"
+    if not (p / name).is_file():
+        raise ArenaError(f"{p}: no {name} (a bot's build context needs one)")
+    return p, name
+
+
+def plan_build(
+    path: str | Path,
+    *,
+    base: str | None = None,
+    build_args: Mapping[str, str] | None = None,
+    dockerfile: str | None = None,
+    offline: bool = True,
+    client: Any = None,
+) -> BuildPlan:
+    """Decide what the build starts from and check that it is all here (see the module's
+    docstring). Raises :class:`BaseImageMissing` naming the first missing image."""
+    context, name = _locate(path, dockerfile)
     try:
-        text = dockerfile.read_text(errors="replace")
-    except OSError:
-        return False
-    return bool(re.search(r"^\s*FROM\s+\$\{?BASE\}?", text, re.IGNORECASE | re.MULTILINE))
+        df = Dockerfile.parse((context / name).read_text(errors="replace"))
+    except (OSError, DockerfileError) as e:
+        raise UsageProblem(f"{context / name}: {e}") from None
+    args = dict(build_args or {})
+    if base is not None:
+        if args.get("BASE", base) != base:
+            raise UsageProblem("--base and --build-arg BASE=… name different images")
+        args["BASE"] = base
+    note = None
+    if "BASE" in args and "BASE" not in df.declared_args:
+        first = df.stages()[0].written
+        raise UsageProblem(
+            f"{context / name} takes no BASE build argument (it starts FROM {first}): "
+            f"--base would change nothing"
+        )
+    if "BASE" not in args and df.uses_arg_in_from("BASE") and not df.global_args.get("BASE"):
+        language = kit_language(context)
+        if language is None:
+            raise UsageProblem(
+                f"{context / name} starts FROM ${{BASE}} with no default, and the kit's "
+                f"language is not recognised: give --base IMG"
+            )
+        args["BASE"] = BASES[language].image
+        note = f"BASE={args['BASE']} (the offline base of the {language} kit)"
+    if offline and (urls := df.remote_sources()):
+        raise UsageProblem(
+            f"{context / name} ADDs {urls[0]}: the Docker daemon would fetch it outside the "
+            f"build's network sandbox; put the file in the build context instead (or allow "
+            f"a network with --build-network MODE, at a risk)"
+        )
+    stages = df.stages(args)
+    blank = [s for s in stages if not s.image]
+    if blank:
+        raise UsageProblem(
+            f"{context / name} line {blank[0].line}: FROM {blank[0].written} is empty "
+            f"(give --base IMG or --build-arg)"
+        )
+    client = client or docker_client()
+    bases = df.external_images(args)
+    for image in bases:
+        if not _has_image(client, image):
+            raise BaseImageMissing(
+                f"cannot build {context}: its base image {image} is not here; "
+                f"{how_to_get(image)} (the arena never pulls images)"
+            )
+    return BuildPlan(context, name, args, tuple(bases), note)
 
 
+# ---------------------------------------------------------------------------- the log
+@dataclass
+class _Build:
+    """What the build's log has told so far (read by the watchdog thread too)."""
+
+    on_line: Callable[[str], None] | None
+    tail: deque[str] = field(default_factory=lambda: deque(maxlen=TAIL_LINES))
+    containers: list[str] = field(default_factory=list)  # every build container started
+    created: list[str] = field(default_factory=list)  # images this build committed
+    running: str | None = None  # the container of the step running now
+    last_image: str | None = None  # the image the running step started from
+    image_id: str | None = None
+    error: str | None = None
+    stopped: str | None = None  # why the watchdog stopped the build
+    _step: str = ""
+    _cached: bool = False
+    _pending: str = ""
+
+    def text(self, text: str) -> None:
+        """Take a piece of the log; a line is complete at its newline (the engine sends a
+        step's output in pieces as they come)."""
+        lines = (self._pending + _ANSI_RE.sub("", text)).split("\n")
+        self._pending = lines.pop()
+        for ln in lines:
+            self._line(ln)
+
+    def flush(self) -> None:
+        pending, self._pending = self._pending, ""
+        self._line(pending)
+
+    def _line(self, ln: str) -> None:
+        ln = ln.rstrip()
+        if not ln.strip():
+            return
+        self.tail.append(ln)
+        self._track(ln)
+        if self.on_line is not None:
+            self.on_line(ln)
+
+    def _track(self, ln: str) -> None:
+        if m := _STEP_RE.match(ln):
+            self._step, self._cached = m.group(1).upper(), False
+        elif m := _RUNNING_RE.match(ln):
+            self.containers.append(m.group(1))
+            self.running = m.group(1)
+        elif ln == " ---> Using cache":
+            self._cached = True
+        elif m := _IMAGE_RE.match(ln):
+            if self._step != "FROM" and not self._cached:
+                self.created.append(m.group(1))
+            self.last_image, self.running, self._step = m.group(1), None, ""
+
+    def chunk(self, chunk: Mapping[str, Any]) -> None:
+        if "stream" in chunk:
+            self.text(str(chunk["stream"]))
+        elif "status" in chunk:
+            self.text(" ".join(str(chunk[k]) for k in ("id", "status") if chunk.get(k)) + "\n")
+        if "error" in chunk:
+            detail = chunk.get("errorDetail") or {}
+            self.error = str(detail.get("message") or chunk["error"]).strip()
+            self.flush()
+            self.text(self.error + "\n")
+        aux = chunk.get("aux")
+        if isinstance(aux, dict) and aux.get("ID"):
+            self.image_id = str(aux["ID"])
+
+
+def _response_socket(resp: Any) -> socket.socket | None:
+    conn = getattr(resp.raw, "connection", None) or getattr(resp.raw, "_connection", None)
+    sock = getattr(conn, "sock", None)
+    if sock is None:  # what docker-py itself reads for attached streams
+        with contextlib.suppress(AttributeError):
+            sock = resp.raw._fp.fp.raw._sock
+    return sock if isinstance(sock, socket.socket) else None
+
+
+class _Watchdog(threading.Thread):
+    """Stops the build (closes its connection) at the deadline, or when the running step
+    has written more than the image cap allows."""
+
+    def __init__(
+        self,
+        api: Any,
+        sock: socket.socket | None,
+        build: _Build,
+        deadline: float,
+        limits: BuildLimits,
+    ) -> None:
+        super().__init__(name="build-watchdog", daemon=True)
+        self.api = api
+        self.sock = sock
+        self.build = build
+        self.deadline = deadline
+        self.limits = limits
+        self.done = threading.Event()
+        self._sizes: dict[str, int] = {}
+
+    def run(self) -> None:
+        next_size = time.monotonic() + SIZE_POLL
+        while not self.done.wait(POLL):
+            now = time.monotonic()
+            if now >= self.deadline:
+                self.stop(f"it ran past its timeout of {self.limits.timeout:g} s (--build-timeout)")
+                return
+            if now >= next_size:
+                next_size = now + SIZE_POLL
+                written = self._step_size()
+                if written is not None and written > self.limits.image_bytes:
+                    self.stop(
+                        f"its image grew past {self.limits.max_image} (--max-image) "
+                        f"while a step ran"
+                    )
+                    return
+
+    def _step_size(self) -> int | None:
+        cid, parent = self.build.running, self.build.last_image
+        if cid is None:
+            return None
+        try:
+            listed = self.api.containers(all=True, size=True, filters={"id": cid})
+            rw = int(listed[0].get("SizeRw") or 0) if listed else 0
+            if parent and parent not in self._sizes:
+                self._sizes[parent] = int(self.api.inspect_image(parent).get("Size") or 0)
+        except Exception:
+            return None  # the step ended meanwhile
+        return rw + self._sizes.get(parent or "", 0)
+
+    def stop(self, why: str) -> None:
+        self.build.stopped = why
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                self.sock.shutdown(socket.SHUT_RDWR)
+
+
+# ---------------------------------------------------------------------------- building
 def build_image(
     path: str | Path,
     tag: str,
     *,
+    base: str | None = None,
     build_args: Mapping[str, str] | None = None,
-    network: str | None = None,
+    limits: BuildLimits | None = None,
     dockerfile: str | None = None,
     nocache: bool = False,
     on_line: Callable[[str], None] | None = None,
     client: Any = None,
 ) -> BuiltImage:
     """Build the image of the bot whose build context is ``path`` (a directory with a
-    Dockerfile, or the Dockerfile itself) and tag it ``tag``.
+    Dockerfile, or the Dockerfile itself) in the sandbox ``limits`` and tag it ``tag``.
 
-    ``build_args`` add to (or override) ``BASE``; ``network`` is the network of RUN steps
-    (``None``: the engine's default; ``"none"``: offline; ``"host"``); ``on_line`` receives
-    each line of the build log as it comes (e.g. to echo it on stderr)."""
+    ``base`` sets the build argument ``BASE``; ``build_args`` add others; ``on_line``
+    receives each line of the build log as it comes (e.g. to echo it on stderr)."""
     check_tag(tag)
-    p = Path(path)
-    if p.is_file():
-        dockerfile = dockerfile or p.name
-        context = p.parent
-    else:
-        context = p
-    if not context.is_dir():
-        raise ArenaError(f"{path}: no such directory (give a bot's build context)")
-    df = context / (dockerfile or "Dockerfile")
-    if not df.is_file():
-        raise ArenaError(f"{context}: no {df.name} (a bot's build context needs one)")
-    args = {"BASE": DEFAULT_BASE, **(build_args or {})}
+    limits = limits or BuildLimits()
     client = client or docker_client()
+    install_exit_cleanup()  # SIGTERM unwinds like Ctrl-C: the build is cleaned up below
+    plan = plan_build(
+        path,
+        base=base,
+        build_args=build_args,
+        dockerfile=dockerfile,
+        offline=limits.offline,
+        client=client,
+    )
+    context = measure_context(plan.context, plan.dockerfile, limits.context_bytes)
+    api = client.api
     errors = _errors()
-    if _uses_base_arg(df) and not _has_image(client, args["BASE"]):
-        hint = f" (build it with {BASE_RECIPE})" if args["BASE"] == DEFAULT_BASE else ""
-        raise ArenaError(
-            f"cannot build {context}: its base image {args['BASE']} is not here{hint}; "
-            f"the arena never pulls images"
+    build = _Build(on_line)
+    if plan.note:
+        build.text(f"arena: {plan.note}\n")
+    warnings: list[str] = []
+    try:
+        info = api.info()
+    except Exception as e:
+        raise DockerUnavailable(f"Docker is not available: {_reason(e)}") from e
+    pids = ProcessLimit(limits.pids, info)
+    if pids.reason:
+        warnings.append(f"the build's process limit is not enforced here: {pids.reason}")
+    params: dict[str, Any] = {
+        "t": tag,
+        "dockerfile": plan.dockerfile,
+        "rm": 1,
+        "forcerm": 1,
+        "pull": 0,
+        "nocache": int(nocache),
+        "buildargs": json.dumps(plan.build_args),
+        **limits.params(),
+    }
+    if pids.parent:
+        params["cgroupparent"] = pids.parent
+    deadline = time.monotonic() + limits.timeout
+    watchdog: _Watchdog | None = None
+    try:
+        with archive(context) as tar:
+            try:
+                resp = api.post(
+                    f"{api.base_url}/v{api.api_version}/build",
+                    params=params,
+                    data=tar,
+                    headers={"Content-Type": "application/tar"},
+                    stream=True,
+                    timeout=(60, limits.timeout + 5),
+                )
+            except Exception as e:
+                if _is_connection_error(e):
+                    raise DockerUnavailable(f"Docker is not available: {_reason(e)}") from e
+                raise ArenaError(f"cannot build {plan.context}: {e}") from e
+        with resp:
+            if resp.status_code != 200:
+                try:
+                    build.error = str(resp.json().get("message") or resp.text).strip()
+                except ValueError:
+                    build.error = resp.text.strip() or f"HTTP {resp.status_code}"
+            else:
+                watchdog = _Watchdog(api, _response_socket(resp), build, deadline, limits)
+                watchdog.start()
+                _read(resp, build)
+    except BaseException:
+        # Ctrl-C, SIGTERM, a lost engine: the connection is closed by now, so the engine
+        # cancels the build; what it committed goes too
+        build.stopped = build.stopped or "interrupted"
+        raise
+    finally:
+        if watchdog is not None:
+            watchdog.done.set()
+            watchdog.join()
+        if build.stopped is not None or build.error is not None:
+            _clean_up(api, build, tag=None)
+        pids.close()
+    log_tail = "\n".join(build.tail)
+    if build.stopped is not None:
+        raise BuildStopped(
+            f"building {plan.context} as {tag} was stopped: {build.stopped}; nothing of it was kept"
         )
-    tail: deque[str] = deque(maxlen=TAIL_LINES)
-    image_id: str | None = None
-    error: str | None = None
+    if build.error is not None:
+        why = _explain_step(build.error, build, limits)
+        raise ArenaError(
+            f"building {plan.context} as {tag} failed: {why}\n"
+            f"--- last {len(build.tail)} lines of the build log ---\n{log_tail}"
+        )
+    image = build.image_id or image_id_of(tag, client=client)
+    try:
+        size = int(api.inspect_image(image).get("Size") or 0)
+    except errors.APIError as e:
+        raise ArenaError(f"built {tag}, but cannot inspect it: {_explain(e)}") from e
+    if size > limits.image_bytes:
+        _clean_up(api, build, tag=tag)
+        raise BuildStopped(
+            f"building {plan.context} as {tag} was stopped: the image is {format_size(size)}, "
+            f"over the cap of {limits.max_image} (--max-image); it was removed"
+        )
+    return BuiltImage(image, tag, log_tail, size, plan.bases, tuple(warnings))
 
-    def line(text: str) -> None:
-        for ln in text.splitlines():
-            if ln.strip():
-                tail.append(ln.rstrip())
-                if on_line is not None:
-                    on_line(ln.rstrip())
+
+def _read(resp: Any, build: _Build) -> None:
+    import requests
+    import urllib3
 
     try:
-        stream = client.api.build(
-            path=str(context),
-            dockerfile=dockerfile,
-            tag=tag,
-            buildargs=args,
-            network_mode=network,
-            rm=True,
-            forcerm=True,
-            pull=False,
-            nocache=nocache,
-            decode=True,
+        for raw in resp.iter_lines(chunk_size=65536):
+            if not raw:
+                continue
+            try:
+                chunk = json.loads(raw)
+            except ValueError:
+                build.text(raw.decode(errors="replace") + "\n")
+                continue
+            if isinstance(chunk, dict):
+                build.chunk(chunk)
+    except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as e:
+        if build.stopped is None:
+            build.error = f"the connection to the Docker engine broke: {e}"
+    finally:
+        build.flush()
+
+
+_OFFLINE_SIGNS = (
+    "Network is unreachable",
+    "Temporary failure in name resolution",
+    "Could not resolve host",
+    "getaddrinfo",
+)
+
+
+def _explain_step(error: str, build: _Build, limits: BuildLimits) -> str:
+    if re.search(r"returned a non-zero code: 137\b", error):
+        return f"{error} (killed: most likely over the build's memory limit of {limits.memory})"
+    if limits.offline and any(sign in ln for ln in build.tail for sign in _OFFLINE_SIGNS):
+        return (
+            f"{error} (the build has no network: put what it downloads in the build context, "
+            f"or allow a network with --build-network MODE, at a risk)"
         )
-        for chunk in stream:
-            if "stream" in chunk:
-                line(chunk["stream"])
-            elif "status" in chunk:
-                line(" ".join(str(chunk[k]) for k in ("id", "status") if chunk.get(k)))
-            if "error" in chunk:
-                detail = chunk.get("errorDetail") or {}
-                error = str(detail.get("message") or chunk["error"]).strip()
-                line(error)
-            aux = chunk.get("aux")
-            if isinstance(aux, dict) and aux.get("ID"):
-                image_id = aux["ID"]
-    except errors.APIError as e:
-        error = _explain(e)
-        line(error)
-    except (errors.DockerException, OSError) as e:
-        if _is_connection_error(e) or isinstance(e, errors.DockerException):
-            raise DockerUnavailable(f"Docker is not available: {_reason(e)}") from e
-        raise ArenaError(f"cannot build {context}: {e}") from e
-    log_tail = "\n".join(tail)
-    if error is not None:
-        raise ArenaError(
-            f"building {context} as {tag} failed: {error}\n"
-            f"--- last {len(tail)} lines of the build log ---\n{log_tail}"
-        )
-    if image_id is None:
-        image_id = image_id_of(tag, client=client)
-    return BuiltImage(image_id, tag, log_tail)
+    return error
+
+
+def _clean_up(api: Any, build: _Build, tag: str | None, wait: float = 20.0) -> None:
+    """Remove what a failed or stopped build left: its containers (the engine removes them
+    on cancellation; those still there at the deadline are forced), then the images it
+    committed, newest first, and its tag."""
+    errors = _errors()
+    deadline = time.monotonic() + wait
+    for cid in build.containers:
+        while True:
+            try:
+                api.inspect_container(cid)
+            except errors.NotFound:
+                break
+            except Exception:
+                break
+            if time.monotonic() > deadline:
+                with contextlib.suppress(Exception):
+                    api.remove_container(cid, force=True)
+                break
+            time.sleep(0.1)
+    created = list(build.created)
+    if build.stopped is not None:
+        created += _orphans(api, build.containers, created)
+    if tag is not None:
+        with contextlib.suppress(Exception):
+            api.remove_image(tag, noprune=True)
+    for image in reversed(created):
+        with contextlib.suppress(errors.NotFound, errors.APIError):
+            api.remove_image(image, noprune=True)
+
+
+def _orphans(api: Any, containers: list[str], known: list[str]) -> list[str]:
+    """Images committed from this build's containers that the log did not get to report
+    (a step that finished just as the build was cut off)."""
+    if not containers:
+        return []
+    ours = set(containers)
+    found: list[str] = []
+    with contextlib.suppress(Exception):
+        for img in api.images(all=True, filters={"dangling": True}):
+            iid = str(img.get("Id", ""))
+            if any(iid.removeprefix("sha256:").startswith(k) for k in known):
+                continue
+            cid = str(api.inspect_image(iid).get("Container") or "")
+            if any(cid.startswith(c) for c in ours):
+                found.append(iid)
+    return found
 
 
 def image_id_of(name: str, *, client: Any = None) -> str:

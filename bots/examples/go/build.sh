@@ -7,19 +7,21 @@
 #
 # Needs (Debian 12): golang-go protobuf-compiler protoc-gen-go protoc-gen-go-grpc
 #   golang-google-grpc-dev golang-google-protobuf-dev golang-github-golang-protobuf-1-5-dev
-# Exit status: 0 built, 3 toolchain missing, 1 anything else.
+# Exit status: 0 built; 1 the build or a test failed (or a bad argument); 3 a tool or a
+# Debian package is missing; 4 the protocol file is not found.
 # (install the -1-5 package explicitly: grpc-dev is also satisfied by the older -1-3 one,
 # whose github.com/golang/protobuf cannot marshal the generated oneofs at run time).
 #
 # GOPATH mode, no network: GO111MODULE=off, GOPROXY=off,
 #   GOPATH=build/gopath (the generated package flip7arena/arena/v1) : /usr/share/gocode.
-# Idempotent: the stubs are regenerated from protos/arena/v1/arena.proto on every run;
-# Go's build cache (build/gocache unless GOCACHE is set) makes a rebuild quick.
+# The protocol is the kit's own copy, proto/arena/v1/arena.proto, so the kit builds wherever
+# it is copied; PROTO_ROOT=DIR uses DIR/arena/v1/arena.proto instead.
+# Idempotent: the stubs are regenerated from the proto on every run; Go's build cache
+# (build/gocache unless GOCACHE is set) makes a rebuild quick.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../../.." && pwd)
-PROTO_DIR="$ROOT/protos"
+PROTO_DIR=${PROTO_ROOT:-$HERE/proto}
 PROTO="$PROTO_DIR/arena/v1/arena.proto"
 BUILD="$HERE/build"
 SYSTEM_GOPATH=${SYSTEM_GOPATH:-/usr/share/gocode}
@@ -51,7 +53,7 @@ done
 # 1.3 is not, and breaks oneof marshalling of protoc-gen-go 1.28 code at run time.
 [ -f "$SYSTEM_GOPATH/src/github.com/golang/protobuf/proto/registry.go" ] ||
     missing "github.com/golang/protobuf in $SYSTEM_GOPATH is older than 1.4 (apt-get install golang-github-golang-protobuf-1-5-dev)"
-[ -f "$PROTO" ] || die "$PROTO not found"
+[ -f "$PROTO" ] || { printf 'build.sh: no protocol file at %s (restore proto/ from the kit, or set PROTO_ROOT)\n' "$PROTO" >&2; exit 4; }
 say "toolchain: $(go version | cut -d' ' -f3-4), $(protoc --version), protoc-gen-go $(protoc-gen-go --version 2>&1 | awk '{print $NF}'), protoc-gen-go-grpc $(protoc-gen-go-grpc --version 2>&1 | awk '{print $NF}')"
 
 # ------------------------------------------------------------------ stubs
@@ -69,11 +71,11 @@ protoc -I "$PROTO_DIR" \
 [ -f "$TMP/flip7arena/arena/v1/arena.pb.go" ] && [ -f "$TMP/flip7arena/arena/v1/arena_grpc.pb.go" ] ||
     die "protoc did not write flip7arena/arena/v1/arena*.pb.go"
 if [ -d "$GEN" ] && diff -r "$TMP/flip7arena/arena/v1" "$GEN" >/dev/null 2>&1; then
-    say "stubs up to date: build/gopath/src/flip7arena/arena/v1 (from ${PROTO#"$ROOT"/})"
+    say "stubs up to date: build/gopath/src/flip7arena/arena/v1 (from ${PROTO#"$HERE"/})"
 else
     rm -rf "$GEN"
     mv "$TMP/flip7arena/arena/v1" "$GEN"
-    say "generated build/gopath/src/flip7arena/arena/v1/{arena.pb.go,arena_grpc.pb.go} from ${PROTO#"$ROOT"/}"
+    say "generated build/gopath/src/flip7arena/arena/v1/{arena.pb.go,arena_grpc.pb.go} from ${PROTO#"$HERE"/}"
 fi
 
 # ------------------------------------------------------------------ build
@@ -83,7 +85,7 @@ export GOCACHE="${GOCACHE:-$BUILD/gocache}"
 cd "$HERE"
 go build -trimpath -ldflags "-s -w" -o "$OUT.tmp" .
 mv -f "$OUT.tmp" "$OUT" # a rename: a running copy of the bot is not disturbed
-say "built ${OUT#"$ROOT"/} ($(wc -c <"$OUT" | tr -d ' ') bytes, CGO_ENABLED=0, GOPATH=$GOPATH, GOCACHE=$GOCACHE)"
+say "built ${OUT#"$HERE"/} ($(wc -c <"$OUT" | tr -d ' ') bytes, CGO_ENABLED=0, GOPATH=$GOPATH, GOCACHE=$GOCACHE)"
 if command -v file >/dev/null 2>&1; then
     case "$(file -b "$OUT")" in
     *statically* | *"static-pie"*) say "static binary: yes" ;;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Java example bot offline, from Debian packages only (no Maven, no Gradle):
 #
-#   1. protoc + grpc_java_plugin generate the Java stubs of protos/arena/v1/arena.proto
-#      (package flip7.arena.v1) into build/gen;
+#   1. protoc + grpc_java_plugin generate the Java stubs of the kit's copy of the protocol,
+#      proto/arena/v1/arena.proto (package flip7.arena.v1), into build/gen;
 #   2. javac compiles them and src/ against the jars in /usr/share/java into build/classes;
 #   3. jar packs build/flip7-java-bot.jar, whose manifest names the main class and the
 #      runtime classpath (the same /usr/share/java jars), so run.sh is just `java -jar`.
@@ -12,11 +12,14 @@
 #
 # Idempotent: when nothing changed since the last build it says so and stops; FORCE=1
 # rebuilds anyway. Overrides: JAVA_LIB (default /usr/share/java), PROTOC, GRPC_JAVA_PLUGIN,
-# PROTO_ROOT (the directory holding arena/v1/arena.proto; default <repo>/protos).
+# PROTO_ROOT (the directory holding arena/v1/arena.proto; default the kit's own copy in
+# proto/, so the kit builds wherever it is copied).
+#
+# Exit status: 0 built (or up to date); 1 the build or the self-test failed; 3 a tool or a
+# Debian package is missing; 4 the protocol file is not found.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-REPO="$(cd "$HERE/../../.." && pwd)"
-PROTO_ROOT="${PROTO_ROOT:-$REPO/protos}"
+PROTO_ROOT="${PROTO_ROOT:-$HERE/proto}"
 PROTO="$PROTO_ROOT/arena/v1/arena.proto"
 JAVA_LIB="${JAVA_LIB:-/usr/share/java}"
 PROTOC="${PROTOC:-protoc}"
@@ -54,10 +57,13 @@ for j in "${JARS[@]}"; do
         missing+=("$JAVA_LIB/$j.jar (apt: libgrpc-java libprotobuf-java libnetty-java libperfmark-java libguava-java)")
     fi
 done
-[ -f "$PROTO" ] || missing+=("$PROTO")
 if [ ${#missing[@]} -gt 0 ]; then
     printf 'build.sh: missing: %s\n' "${missing[@]}" >&2
     exit 3  # the toolchain is missing (the tests skip locally, fail under CI)
+fi
+if [ ! -f "$PROTO" ]; then
+    echo "build.sh: no protocol file at $PROTO (restore proto/ from the kit, or set PROTO_ROOT)" >&2
+    exit 4
 fi
 COMPILE_CP="$(IFS=:; echo "${CLASSPATH_JARS[*]}")"
 
@@ -77,7 +83,7 @@ rm -rf "$OUT/gen" "$OUT/classes" "$JAR" "$OUT/.stamp"
 mkdir -p "$OUT/gen" "$OUT/classes"
 
 # ---------------------------------------------------------------- 1. generate
-say "protoc $("$PROTOC" --version | cut -d' ' -f2) + $(basename "$GRPC_JAVA_PLUGIN"): ${PROTO#"$REPO"/} -> build/gen"
+say "protoc $("$PROTOC" --version | cut -d' ' -f2) + $(basename "$GRPC_JAVA_PLUGIN"): ${PROTO#"$HERE"/} -> build/gen"
 "$PROTOC" -I"$PROTO_ROOT" \
     --java_out="$OUT/gen" \
     --plugin=protoc-gen-grpc-java="$GRPC_JAVA_PLUGIN" --grpc-java_out="$OUT/gen" \

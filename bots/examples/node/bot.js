@@ -38,15 +38,14 @@ function grpcVersion() {
   }
 }
 
-/** arena.proto: $ARENA_PROTO, else the repository's copy, else the one build.sh put here. */
+/** arena.proto: $ARENA_PROTO, else the copy kept in this kit (proto/arena/v1/arena.proto). */
 function findProto() {
   const candidates = [
     process.env.ARENA_PROTO,
-    path.resolve(__dirname, '../../../protos/arena/v1/arena.proto'),
     path.resolve(__dirname, 'proto/arena/v1/arena.proto'),
   ].filter(Boolean);
   for (const p of candidates) if (fs.existsSync(p)) return p;
-  throw new Error(`arena.proto not found (looked at ${candidates.join(', ')}); run build.sh or set ARENA_PROTO`);
+  throw new Error(`arena.proto not found (looked at ${candidates.join(', ')}); set ARENA_PROTO`);
 }
 
 function loadService() {

@@ -1,0 +1,102 @@
+"""The bots' offline base images, one per starter-kit language, and how to build each.
+
+Every base is made by ``docker/base-image/build.sh`` (debootstrap + ``docker import``, no
+registry) with the Debian packages of its language runtime in ``EXTRA_PACKAGES``; the Go
+kit needs none (its static binary runs ``FROM scratch``). :func:`kit_language` tells a
+kit's language from its files, for Dockerfiles whose ``ARG BASE`` has no default.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import arena
+
+BUILD_SCRIPT = "docker/base-image/build.sh"
+PYTHON_BASE = "flip7/python-base:latest"
+
+
+@dataclass(frozen=True)
+class OfflineBase:
+    language: str
+    image: str  # "scratch" when the kit needs no base at all
+    extra_packages: str = ""  # Debian packages added to the Python base
+
+    def recipe(self) -> str:
+        """The command that builds this base without a registry."""
+        env = f"EXTRA_PACKAGES={self.extra_packages} " if self.extra_packages else ""
+        tag = "" if self.image == PYTHON_BASE else f" {self.image}"
+        return f"{env}bash {_script()}{tag}"
+
+
+BASES = {
+    "python": OfflineBase("python", PYTHON_BASE),
+    "node": OfflineBase("node", "flip7/node-base:latest", "nodejs"),
+    "cpp": OfflineBase("cpp", "flip7/cpp-base:latest", "libgrpc++1.51,libprotobuf32"),
+    "java": OfflineBase(
+        "java",
+        "flip7/java-base:latest",
+        "default-jre-headless,libgrpc-java,libprotobuf-java,libnetty-java,"
+        "libperfmark-java,libguava-java",
+    ),
+    "go": OfflineBase("go", "scratch"),
+}
+
+# what marks a kit's language, most specific first (a Node or C++ kit may carry a helper
+# Python script; a Python kit has nothing but .py files)
+_MARKERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("node", ("package.json",)),
+    ("cpp", ("CMakeLists.txt", "*.cpp", "*.cc", "*.cxx")),
+    ("go", ("go.mod", "*.go")),
+    ("java", ("*.java", "src/**/*.java", "build/*.jar", "*.jar")),
+    ("node", ("*.js", "*.mjs")),
+    ("python", ("*.py", "requirements.txt", "pyproject.toml")),
+)
+
+
+def _script() -> str:
+    """docker/base-image/build.sh of the arena's source tree, as the user can type it."""
+    repo = Path(arena.__file__).resolve().parents[1]
+    script = repo / BUILD_SCRIPT
+    if not script.is_file():
+        return BUILD_SCRIPT  # an installed arena: the path in its source repository
+    try:
+        rel = os.path.relpath(script)
+    except ValueError:
+        return str(script)
+    return rel if not rel.startswith("..") else str(script)
+
+
+def _same_image(a: str, b: str) -> bool:
+    def norm(name: str) -> str:
+        last = name.rsplit("/", 1)[-1]
+        return name if ":" in last or "@" in last else f"{name}:latest"
+
+    return norm(a) == norm(b)
+
+
+def known_base(image: str) -> OfflineBase | None:
+    """The offline base called ``image`` (``:latest`` implied), if it is one of ours."""
+    for base in BASES.values():
+        if _same_image(base.image, image):
+            return base
+    return None
+
+
+def kit_language(context: Path) -> str | None:
+    """The language of the kit in ``context``, from its files (``None``: not recognised)."""
+    for language, patterns in _MARKERS:
+        for pattern in patterns:
+            if next(context.glob(pattern), None) is not None:
+                return language
+    return None
+
+
+def how_to_get(image: str) -> str:
+    """How to make a missing base image, in a few words for a one-line error."""
+    base = known_base(image)
+    if base is not None and base.image != "scratch":
+        return f"build it offline with: {base.recipe()}"
+    return "build it (docker build) or load it (docker load) first"
