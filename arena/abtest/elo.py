@@ -45,4 +45,4 @@ def elo_from_score(score: float) -> float:
         return math.inf
     if score == 0.0:
         return -math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no -0.0 at a score of 1/2
