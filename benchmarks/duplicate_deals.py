@@ -1,6 +1,7 @@
 """Duplicate deals: how much a shared deal reduces the variance of an A/B test's units.
 
-    .venv/bin/python benchmarks/duplicate_deals.py [--quick] [--seed S] [--scale X]
+    .venv/bin/python benchmarks/duplicate_deals.py [--quick] [--scale X] [--seed S]
+        [--seats K] [--case NEW,BASE[,OPP...]]
 
 In-process, built-in policies, base rules. For each case (NEW, BASE and the fixed
 opponents of a K-seat table) every design of :mod:`arena.abtest.design` is played on
@@ -17,9 +18,9 @@ the SPRT. Printed per case and design:
   placement points over the K rotations (NEW in every seat against fixed opponents, the
   design of duplicate tournaments);
 
-and at the end the games an SPRT on 5 and 10 Elo needs with and without duplicates,
-from the measured per-game variance and variance ratio of the two-seat cases.
-A full run takes about three minutes on one core; ``--quick`` a fifth of that.
+and at the end, per case, the games an SPRT on 5 and 10 Elo needs with and without
+duplicates, from the measured per-game variance and variance ratio of duplicate pairs.
+A full run plays 228,000 games in about two minutes on one core; ``--quick`` a fifth.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from arena.abtest.pairs import RESULT_SCORE, variance_ratio
 from arena.abtest.sprt import SprtSpec
 from arena.abtest.theory import games_needed
 from engine import RULESETS, Game
-from engine.policies import make_policy
+from engine.policies import PolicyError, make_policy, parse_policy
 
 RULES = RULESETS["base"]
 
@@ -66,6 +67,8 @@ class Case:
             f" + {', '.join(self.opponents)}" if self.opponents else ""
         )
 
+
+DEFAULT_DECKS = {2: 20_000, 3: 3_000, 4: 2_000, 5: 1_500, 6: 1_200}
 
 CASES = [
     Case("threshold:23", "threshold:21", (), 20_000),
@@ -149,23 +152,42 @@ def fmt(pair: tuple[float, float] | None) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="a fifth of the deals (about 35 s)")
+    ap.add_argument("--quick", action="store_true", help="a fifth of the deals (about 25 s)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply the number of deals")
     ap.add_argument("--seed", type=int, default=7, help="seed of the deals (default 7)")
     ap.add_argument(
         "--seats", type=int, action="append", help="only the cases at this table size (repeatable)"
     )
+    ap.add_argument(
+        "--case",
+        action="append",
+        metavar="NEW,BASE[,OPP...]",
+        help="study these policies instead of the built-in cases (repeatable), e.g. "
+        "ev,threshold:23,threshold:25 for a 3-seat table",
+    )
     args = ap.parse_args()
+    cases = CASES
+    if args.case:
+        cases = []
+        for text in args.case:
+            try:
+                specs = [parse_policy(p) for p in text.split(",")]
+            except PolicyError as e:
+                ap.error(str(e))
+            if not 2 <= len(specs) <= 18:
+                ap.error(f"--case {text!r}: give NEW,BASE and up to 16 opponents")
+            decks = DEFAULT_DECKS.get(len(specs), 1_000)
+            cases.append(Case(specs[0], specs[1], tuple(specs[2:]), decks))
     scale = args.scale * (0.2 if args.quick else 1.0)
     rng = random.Random(args.seed)
 
     print("head-to-head score of NEW against BASE; R < 1: the shared deal removes variance")
     print(
-        f"{'case':52} {'design':15} {'games':>5} {'units':>6}  "
+        f"{'case':58} {'design':15} {'games':>5} {'units':>6}  "
         f"{'R within':>15}  {'R direct':>15}  {'R points':>15}  {'Elo':>6}"
     )
-    two_seat: list[tuple[float, float]] = []  # (per-game variance, R within) per 2-seat case
-    for case in CASES:
+    needs: list[tuple[str, float, float]] = []  # (case, per-game variance, R of swap pairs)
+    for case in cases:
         if args.seats and case.seats not in args.seats:
             continue
         decks = max(50, round(case.decks * scale))
@@ -178,35 +200,32 @@ def main() -> None:
             score = float(np.concatenate([dup.ravel(), ref.ravel()]).mean())
             elo = -400 * math.log10(1 / score - 1)
             print(
-                f"{case.title():52} {design:15} {dup.shape[1]:5d} {len(dup):6d}  "
+                f"{case.title():58} {design:15} {dup.shape[1]:5d} {len(dup):6d}  "
                 f"{fmt(within):>15}  {fmt(direct_ratio(dup, ref)):>15}  "
                 f"{fmt(points):>15}  {elo:+6.1f}"
             )
-            if case.seats == 2 and within is not None:
-                two_seat.append((float(ref.var(axis=0).mean()), within[0]))
-        print(f"{'':52} ({games:,} games in {seconds:.0f} s, {games / seconds:,.0f} games/s)")
+            if design == "swap" and within is not None:
+                needs.append((case.title(), float(ref.var(axis=0).mean()), within[0]))
+        print(f"{'':58} ({games:,} games in {seconds:.0f} s, {games / seconds:,.0f} games/s)")
 
-    if not two_seat:
-        return
-    game_var = float(np.mean([v for v, _ in two_seat]))
-    ratio = float(np.mean([r for _, r in two_seat]))
     print()
+    print("games an SPRT elo0=0 elo1=E (alpha = beta = 0.05) needs, from each case's measured")
+    print("per-game variance and the variance ratio of duplicate pairs (the swap design):")
     print(
-        f"games an SPRT needs (alpha = beta = 0.05), two seats, per-game variance "
-        f"{game_var:.3f}, duplicate pairs at R = {ratio:.3f} (mean of the two-seat cases):"
+        f"{'case':58} {'E':>3} {'var':>6} {'R':>6}   {'independent: SPRT':>18} {'fixed':>7}"
+        f"   {'duplicate: SPRT':>16} {'fixed':>7}"
     )
-    print(
-        f"{'test':24} {'design':18} {'true = elo1':>12} {'true = elo0':>12} "
-        f"{'worst':>10} {'fixed-length':>13}"
-    )
-    for e in (5.0, 10.0):
-        spec = SprtSpec(elo0=0.0, elo1=e)
-        for label, r in (("independent games", 1.0), ("duplicate pairs", ratio)):
-            need = games_needed(spec, game_var, r)
+    for title, game_var, ratio in needs:
+        for e in (5.0, 10.0):
+            spec = SprtSpec(elo0=0.0, elo1=e)
+            ind = games_needed(spec, game_var, 1.0)
+            dup = games_needed(spec, game_var, ratio)
             print(
-                f"{'elo0=0 elo1=' + format(e, 'g'):24} {label:18} {need.sprt_at_elo1:12,.0f} "
-                f"{need.sprt_at_elo0:12,.0f} {need.sprt_worst:10,.0f} {need.fixed:13,.0f}"
+                f"{title:58} {e:3.0f} {game_var:6.3f} {ratio:6.3f}   {ind.sprt_at_elo1:18,.0f} "
+                f"{ind.fixed:7,.0f}   {dup.sprt_at_elo1:16,.0f} {dup.fixed:7,.0f}"
             )
+    print("(SPRT: expected games when the true difference is E, the same at 0; fixed: games")
+    print(" of a fixed-length test with the same error rates)")
 
 
 if __name__ == "__main__":

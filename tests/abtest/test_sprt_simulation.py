@@ -5,8 +5,8 @@ model of duplicate pairs, the trinomial fallback of independent games and the
 normalised-Elo variant: H0 must be accepted at elo0 with frequency >= 1 - alpha - 0.02,
 H1 at elo1 with frequency >= 1 - beta - 0.02, and the mean length must be within 10 % of
 the corrected diffusion approximation of :mod:`arena.abtest.theory` (Brownian OC and
-Wald's identity with Siegmund's overshoot correction). Bounds 20 Elo apart keep the
-tests a few hundred units long, so the whole module runs in seconds.
+Wald's identity with Siegmund's overshoot correction). Bounds 20 Elo (40 normalised
+Elo) apart keep the tests a few hundred units long, so the module runs in seconds.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ CASES = {
     ),
     "trinomial games, logistic": (SprtSpec(0, 20, 0.05, 0.05), GAME_SHAPE, at_elo, 13),
     "pentanomial pairs, normalized": (
-        SprtSpec(0, 30, 0.05, 0.05, model="normalized"),
+        SprtSpec(0, 40, 0.05, 0.05, model="normalized"),
         PAIR_SHAPE,
         at_nelo,
         14,
