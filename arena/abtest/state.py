@@ -56,7 +56,7 @@ class SprtState:
     tally: Tally
     verdict: Verdict = Verdict.CONTINUE
     decided_at: int | None = None
-    _llr: float | None = field(default=None, repr=False, compare=False)
+    _llr: tuple[tuple[int, ...], float] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def new(cls, spec: SprtSpec, games_per_unit: int = 2) -> SprtState:
@@ -68,14 +68,15 @@ class SprtState:
 
     @property
     def llr(self) -> float:
-        if self._llr is None:
-            self._llr = float(llr(self.tally.counts, self.spec))
-        return self._llr
+        """The LLR of the current counts (cached per counts)."""
+        counts = self.tally.counts
+        if self._llr is None or self._llr[0] != counts:
+            self._llr = (counts, float(llr(counts, self.spec)))
+        return self._llr[1]
 
     def add(self, unit: str | Sequence[Any]) -> Verdict:
         """Record one finished unit (``"WL"``, ``[1, 0]`` ...); returns the verdict."""
         self.tally.add(unit)
-        self._llr = None
         if not self.decided:
             v = self.spec.verdict(self.llr)
             if v is not Verdict.CONTINUE:
