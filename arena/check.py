@@ -7,13 +7,18 @@ the bot's stream once. Each check says what it saw.
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from arena import limits
+from arena.bots import BotSource, Command, Image, Policy
 from arena.faults import FaultKind, FaultPolicy
+from arena.gateway.link import BotLink
 from arena.match import BotEntry, MatchResult, MatchSpec, run_match
+from arena.status import GameStatus
 from engine import DECISION_KINDS
 
 OPPONENT = "threshold:0"  # stays at its first chance: keeps scripted draws in order
@@ -75,22 +80,38 @@ def scenarios() -> list[Scenario]:
     ]
 
 
-def _entries(bot: dict[str, str], seats: list[str | None]) -> list[BotEntry]:
+def _entries(bot: BotSource, seats: list[str | None]) -> list[BotEntry]:
     out = []
     for i, s in enumerate(seats):
         if s is None:
-            out.append(BotEntry(f"bot@{i}", **bot))  # type: ignore[arg-type]
+            out.append(BotEntry(f"bot@{i}", bot))
         else:
-            out.append(BotEntry(f"{s}@{i}", policy=s))
+            out.append(BotEntry(f"{s}@{i}", Policy(s)))
     return out
 
 
-async def _scenario(
-    command: dict[str, str], sc: Scenario, faults: FaultPolicy, seed: int
-) -> MatchResult:
+def kick_after(answers: int) -> Callable[[BotLink], None]:
+    """The check's instrument for the reconnect check: each bot link it is given drops its
+    stream once, right after the bot's ``answers``-th answer."""
+
+    def install(link: BotLink) -> None:
+        answer = link.on_answer
+
+        def on_answer(msg: Any) -> None:
+            before = link.stats.answers
+            answer(msg)
+            if before < answers <= link.stats.answers:
+                asyncio.get_running_loop().call_soon(link.kick)
+
+        link.on_answer = on_answer  # type: ignore[method-assign]
+
+    return install
+
+
+async def _scenario(bot: BotSource, sc: Scenario, faults: FaultPolicy, seed: int) -> MatchResult:
     stacks = [st for st in sc.stacks for _ in range(sc.games_per_stack)]
     spec = MatchSpec(
-        bots=_entries(command, sc.seats),
+        bots=_entries(bot, sc.seats),
         games=len(stacks),
         seed=seed,
         variant=sc.variant,
@@ -106,19 +127,17 @@ async def _scenario(
 
 
 async def run_checks(
-    command: str | None = None,
+    bot: BotSource,
     *,
-    image: str | None = None,
-    deadline: float = 1.0,
+    deadline: float = limits.DEFAULT_DEADLINE,
     concurrent_games: int = 16,
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
 ) -> list[Check]:
-    """Run the compliance suite against a bot command (or a Docker image); returns one Check
-    per property."""
-    if (command is None) == (image is None):
-        raise ValueError("give a command or an image")
-    bot = {"command": command} if command is not None else {"image": image}
+    """Run the compliance suite against a bot (a command or a Docker image); returns one
+    Check per property."""
+    if not isinstance(bot, Command | Image):
+        raise ValueError("the compliance suite starts the bot: give a command or an image")
     faults = FaultPolicy(deadline=deadline, time_bank=deadline, max_strikes=1_000, start_timeout=20)
     say = progress or (lambda msg: None)
     results: list[tuple[str, MatchResult]] = []
@@ -148,8 +167,8 @@ async def run_checks(
             faults=FaultPolicy(
                 deadline=deadline, time_bank=deadline, max_strikes=1_000, reconnect_grace=5.0
             ),
-            kick_after_answers=5,
-        )
+        ),
+        on_link=kick_after(5),
     )
     everything = [r for _, r in results] + [burst, reconnect]
     return _judge(results, burst, reconnect, everything, deadline, concurrent_games)
@@ -219,7 +238,7 @@ def _judge(
                 f"answered {n}" if n else "never reached (the bot's own choices avoided it)",
             )
         )
-    done = [g for g in burst.games if g.status == "completed" and not g.faults]
+    done = [g for g in burst.games if g.status == GameStatus.COMPLETED and not g.faults]
     checks.append(
         Check(
             "many games at once",
@@ -228,7 +247,7 @@ def _judge(
         )
     )
     lost = [f for g in reconnect.games for f in g.faults]
-    complete = all(g.status == "completed" for g in reconnect.games)
+    complete = all(g.status == GameStatus.COMPLETED for g in reconnect.games)
     checks.append(
         Check(
             "survives a reconnect",

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena import limits
+from arena.bots import Command
 from arena.console import progress_bar
 from arena.errors import ArenaError, UsageProblem
 
@@ -263,7 +264,7 @@ def demo(
     for name in names:
         found = latest(db, name)
         assert found is not None
-        entries.append(EntrySpec(name, command=found[1].command, bot_version_id=found[1].id))
+        entries.append(EntrySpec(name, Command(found[1].command), bot_version_id=found[1].id))
     cfg = TournamentConfig(
         format="swiss",
         entries=entries,

@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from arena import interrupt, limits
+from arena.bots import is_builtin
 from arena.cli import (
     SEED_HELP,
     BrutalOpt,
@@ -261,6 +262,7 @@ def bot_submit(
 
 def _submit_checks(image: str) -> list[Any]:
     """``bot submit``'s compliance run on the freshly built image (progress on stderr)."""
+    from arena.bots import Image
     from arena.check import run_checks
 
     def say(msg: str) -> None:
@@ -268,7 +270,7 @@ def _submit_checks(image: str) -> list[Any]:
             err.print(f"check: {msg}", markup=False, style="dim")
 
     return interrupt.run(
-        run_checks(image=image, progress=say),
+        run_checks(Image(image), progress=say),
         "bot submit interrupted: the bot was stopped and not registered",
     )
 
@@ -319,47 +321,29 @@ def bot_remove(
 
 # ------------------------------------------------------------------ tournaments
 def _entries(values: list[str], challengers: list[str], db: str | None) -> list[Any]:
-    """--bots values: registered names, commands, NAME=COMMAND, or builtin:POLICY. Only
-    reads the registry (a database that does not exist is not created)."""
-    from arena.names import check_entry_name, is_bot_name, numbered
-    from arena.registry import latest
-    from arena.store.db import read_engine
+    """--bots values: registered names, commands, NAME=COMMAND, docker:IMAGE or
+    builtin:POLICY (see cli_play.parse_source). Only reads the registry (a database that
+    does not exist is not created)."""
+    from arena.bots import Remote, unique_names
+    from arena.cli_play import parse_source
+    from arena.names import check_entry_name, numbered
     from arena.tournament import EntrySpec
 
+    parsed = [parse_source(v, db, "--bots") for v in values]
+    remote = [name for name, source, _ in parsed if isinstance(source, Remote)]
+    for name in remote:
+        if remote.count(name) > 1:
+            raise UsageProblem(
+                f"remote bot {name!r} is entered twice: a remote bot has one "
+                "connection and plays one seat per table; enter it once",
+                param="--bots",
+            )
     entries = []
-    remote: set[str] = set()
-    for v in values:
-        found = latest(read_engine(db), v) if is_bot_name(v) else None
-        if found is not None:
-            bot, version = found
-            if bot.runtime == "process":
-                entries.append(
-                    EntrySpec(bot.name, command=version.command, bot_version_id=version.id)
-                )
-            elif bot.runtime == "docker":
-                entries.append(
-                    EntrySpec(
-                        bot.name, image=version.digest or version.image, bot_version_id=version.id
-                    )
-                )
-            else:
-                if bot.name in remote:
-                    raise UsageProblem(
-                        f"remote bot {bot.name!r} is entered twice: a remote bot has one "
-                        "connection and plays one seat per table; enter it once",
-                        param="--bots",
-                    )
-                remote.add(bot.name)
-                entries.append(EntrySpec(bot.name, remote=True, bot_version_id=version.id))
-        else:
-            (e,) = parse_bots([v], param="--bots")
-            entries.append(EntrySpec(e.name, command=e.command, policy=e.policy, image=e.image))
-    seen: dict[str, int] = {}
-    for e in entries:
-        seen[e.name] = seen.get(e.name, 0) + 1
-        if seen[e.name] > 1:
-            e.name = numbered(e.name, seen[e.name])
-        check_entry_name(e.name, param="--bots")
+    for name, (_, source, version) in zip(
+        unique_names([p[0] for p in parsed], numbered), parsed, strict=True
+    ):
+        check_entry_name(name, param="--bots")
+        entries.append(EntrySpec(name, source, bot_version_id=version.id if version else None))
     names = [e.name for e in entries]
     for c in challengers:
         if c not in names:
@@ -517,9 +501,9 @@ def tournament(
     name: Annotated[
         str, typer.Option("--name", help="A name for the event (one line, up to 200 characters).")
     ] = "",
-    deadline: DeadlineOpt = 1.0,
-    time_bank: TimeBankOpt = 10.0,
-    max_strikes: StrikesOpt = 3,
+    deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
+    time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
+    max_strikes: StrikesOpt = limits.DEFAULT_MAX_STRIKES,
     memory: Annotated[
         str, typer.Option("--memory", metavar="SIZE", help="Container bots: memory limit.")
     ] = "256m",
@@ -581,7 +565,7 @@ def tournament(
         check_listen(listen)  # before anything is stored: the port must be ours to serve
     master = _optional_seed(seed)
     entries = _entries(bots, challenger or [], db)
-    warn_guessable(master, [e.name for e in entries if e.policy is None])
+    warn_guessable(master, [e.name for e in entries if not is_builtin(e.source)])
     cfg = TournamentConfig(
         format=format,
         entries=entries,

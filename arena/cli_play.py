@@ -13,6 +13,7 @@ import typer
 from rich.table import Table
 
 from arena import interrupt, limits
+from arena.bots import Command, Image, is_builtin
 from arena.cli import (
     SEED_HELP,
     BrutalOpt,
@@ -85,24 +86,6 @@ def process_limits(items: list[str] | None) -> Any:
         raise UsageProblem(str(e), param="--process-limit") from None
 
 
-def _name_for(command: str) -> str:
-    """An entry name made up from a (parsable) command: the script's name, or its folder
-    for bot.py/main.py/index.js, else the program's name."""
-    argv = shlex.split(command)
-    for arg in reversed(argv):
-        p = Path(arg)
-        if p.suffix in (".py", ".js", ".jar", ".sh") or p.exists():
-            if p.stem in ("bot", "main", "index") and p.parent.name:
-                return made_up_name(p.parent.name)
-            return made_up_name(p.stem)
-    return made_up_name(Path(argv[0]).name if argv else "bot")
-
-
-def _image_name(image: str) -> str:
-    base = image.rsplit("/", 1)[-1].split("@")[0]
-    return made_up_name(base.split(":")[0] or "bot")
-
-
 def _check_command(command: str, param: str = "--bot") -> None:
     try:
         argv = shlex.split(command)
@@ -118,13 +101,12 @@ def _check_command(command: str, param: str = "--bot") -> None:
         raise UsageProblem(f"cannot run bot command {command!r}: {exe!r} not found", param=param)
 
 
-def _registered(value: str, db: str | None, param: str = "--bot") -> Any:
-    """A registered bot's BotEntry, or None (remote bots cannot be started here). Only
-    reads: a database that does not exist is not created."""
+def registered(value: str, db: str | None) -> tuple[Any, Any, Any] | None:
+    """(bot, version, source) of the registered bot named ``value``, or None. Only reads:
+    a database that does not exist is not created."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from arena.match import BotEntry
-    from arena.registry import latest
+    from arena.registry import latest, source_of
     from arena.store.db import read_engine
 
     if not is_bot_name(value):
@@ -136,78 +118,67 @@ def _registered(value: str, db: str | None, param: str = "--bot") -> Any:
     if found is None:
         return None
     bot, version = found
-    if bot.runtime == "process" and version.command:
-        return BotEntry(bot.name, command=version.command)
-    if bot.runtime == "docker":
-        return BotEntry(bot.name, image=version.digest or version.image)
-    raise UsageProblem(
-        f"bot {bot.name!r} is a remote bot: it joins tournaments started with --listen",
-        param=param,
-    )
+    return bot, version, source_of(bot, version)
+
+
+def parse_source(value: str, db: str | bool | None, param: str) -> tuple[str, Any, Any]:
+    """One bot given on the command line → (its name, its source, its registered version
+    or None). Forms: a registered NAME (looked up unless ``db`` is False), COMMAND,
+    NAME=COMMAND, docker:IMAGE, builtin:POLICY."""
+    from arena import bots
+
+    value = value.strip()
+    found = None if db is False else registered(value, db)  # type: ignore[arg-type]
+    if found is not None:
+        bot, version, source = found
+        return bot.name, source, version
+    try:
+        name, source = bots.parse_source(value)
+    except bots.SourceError as e:
+        raise UsageProblem(str(e), param=param) from None
+    if isinstance(source, bots.Command):
+        if name is not None:
+            check_bot_name(name, "name in NAME=COMMAND", param=param)
+        elif db is not False and is_bot_name(value) and shutil.which(value) is None:
+            raise UsageProblem(
+                f"no bot named {value!r} is registered (see 'arena bot list'), and it "
+                "is not a command either",
+                param=param,
+            )
+        _check_command(source.command, param)
+    return name or made_up_name(bots.suggested_name(source)), source, None
 
 
 def parse_bots(
     values: list[str], db: str | bool | None = False, *, param: str = "--bot"
 ) -> list[Any]:
-    """--bot values → BotEntry list. Forms: a registered NAME (looked up unless ``db`` is
-    False), COMMAND, NAME=COMMAND, docker:IMAGE, builtin:POLICY. Every name passes the
-    one name check (arena.names); made-up names are made to pass it."""
+    """--bot values → BotEntry list (see :func:`parse_source`); repeated names are told
+    apart (``ev``, ``ev#2``). Every name passes the one name check (arena.names); made-up
+    names are made to pass it. Remote bots cannot be started here."""
+    from arena.bots import Remote, unique_names
     from arena.match import BotEntry
-    from engine.policies import PolicyError, parse_policy
 
+    parsed = [parse_source(v, db, param) for v in values]
     entries = []
-    seen: dict[str, int] = {}
-    for raw in values:
-        value = raw.strip()
-        registered = None if db is False else _registered(value, db, param)  # type: ignore[arg-type]
-        if registered is not None:
-            name = registered.name
-            kw = (
-                {"command": registered.command}
-                if registered.command is not None
-                else {"image": registered.image}
+    for name, (given, source, _version) in zip(
+        unique_names([p[0] for p in parsed], numbered), parsed, strict=True
+    ):
+        if isinstance(source, Remote):
+            raise UsageProblem(
+                f"bot {given!r} is a remote bot: it joins tournaments started with --listen",
+                param=param,
             )
-        elif value.startswith("docker:"):
-            image = value.split(":", 1)[1]
-            if not image:
-                raise UsageProblem(
-                    "docker: needs an image name, e.g. docker:flip7-bot/ev:v1", param=param
-                )
-            name, kw = _image_name(image), {"image": image}
-        elif value.startswith("builtin:"):
-            try:
-                policy = parse_policy(value.split(":", 1)[1])
-            except PolicyError as e:
-                raise UsageProblem(str(e), param=param) from None
-            name, kw = policy, {"policy": policy}
-        else:
-            name, sep, command = value.partition("=")
-            if sep and name and " " not in name:
-                check_bot_name(name, "name in NAME=COMMAND", param=param)
-                _check_command(command, param)
-            else:
-                command = value
-                if db is not False and is_bot_name(value) and shutil.which(value) is None:
-                    raise UsageProblem(
-                        f"no bot named {value!r} is registered (see 'arena bot list'), and it "
-                        "is not a command either",
-                        param=param,
-                    )
-                _check_command(command, param)
-                name = _name_for(command)
-            kw = {"command": command}
-        seen[name] = seen.get(name, 0) + 1
-        if seen[name] > 1:
-            name = numbered(name, seen[name])
         check_entry_name(name, param=param)
-        entries.append(BotEntry(name, **kw))
+        entries.append(BotEntry(name, source))
     return entries
 
 
 def check_images(entries: list[Any], param: str = "--bot") -> None:
     """Every container entry's image is in the local Docker engine (a usage error if not:
     the arena never pulls)."""
-    images = [e.image for e in entries if getattr(e, "image", None)]
+    from arena.bots import Image
+
+    images = [e.source.image for e in entries if isinstance(e.source, Image)]
     if not images:
         return
     from arena.runtime.build import image_id_of
@@ -241,9 +212,9 @@ def match(
     concurrency: Annotated[
         int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
     ] = 16,
-    deadline: DeadlineOpt = 1.0,
-    time_bank: TimeBankOpt = 10.0,
-    max_strikes: StrikesOpt = 3,
+    deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
+    time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
+    max_strikes: StrikesOpt = limits.DEFAULT_MAX_STRIKES,
     events: Annotated[bool, typer.Option("--events", help="Include event logs in --json.")] = False,
     logs: Annotated[
         Path | None, typer.Option("--logs", metavar="DIR", help="Save each bot's output here.")
@@ -275,7 +246,7 @@ def match(
     _ruleset(variant, brutal)
     check_images(entries)
     master = _optional_seed(seed)
-    warn_guessable(master, [e.name for e in entries if e.policy is None])
+    warn_guessable(master, [e.name for e in entries if not is_builtin(e.source)])
     spec = MatchSpec(
         bots=entries,
         games=games,
@@ -327,7 +298,7 @@ def bot_check(
             metavar="BOT", help="A registered name, the bot's command line, or docker:IMAGE."
         ),
     ],
-    deadline: DeadlineOpt = 1.0,
+    deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -341,7 +312,7 @@ def bot_check(
 
     limits.check_deadline(deadline)
     (entry,) = parse_bots([bot], db, param="BOT")
-    if entry.command is None and entry.image is None:
+    if not isinstance(entry.source, Command | Image):
         raise UsageProblem("bot check needs a bot command or docker:IMAGE, not a built-in policy")
     check_images([entry], param="BOT")
 
@@ -350,7 +321,7 @@ def bot_check(
             err.print(msg, markup=False, style="dim")
 
     checks = interrupt.run(
-        run_checks(entry.command, image=entry.image, deadline=deadline, progress=say),
+        run_checks(entry.source, deadline=deadline, progress=say),
         "bot check interrupted: the bot was stopped",
     )
     passed = all(c.ok for c in checks)

@@ -38,11 +38,11 @@ class Fault:
 class FaultPolicy:
     """Limits a match enforces on bots."""
 
-    deadline: float = 1.0  # seconds per decision before the time bank is used
-    time_bank: float = 10.0  # seconds per seat per game
-    max_strikes: int = 3  # faults a seat may have before it forfeits the game
-    start_timeout: float = 20.0  # seconds for a started bot to connect
-    reconnect_grace: float = 3.0  # seconds a dropped stream may take to come back
+    deadline: float = limits.DEFAULT_DEADLINE  # seconds per decision before the bank is used
+    time_bank: float = limits.DEFAULT_TIME_BANK  # seconds per seat per game
+    max_strikes: int = limits.DEFAULT_MAX_STRIKES  # faults before the seat forfeits the game
+    start_timeout: float = limits.DEFAULT_START_TIMEOUT  # seconds for a started bot to connect
+    reconnect_grace: float = limits.DEFAULT_RECONNECT_GRACE  # seconds to come back
 
     def __post_init__(self) -> None:
         # what the protocol carries (uint32 milliseconds) and what a run can wait for

@@ -1,4 +1,4 @@
-"""The arena's input bounds, in one place.
+"""The arena's input bounds and defaults, in one place.
 
 The CLI (which states them in ``--help``), the tournament and the match runner's fault
 policy read these numbers, so an event is refused before anything is stored or started.
@@ -20,6 +20,16 @@ from engine.game import MAX_SEATS
 MIN_MATCH_SEATS = 1
 MIN_EVENT_SEATS = 2
 MAX_TABLE_SEATS = MAX_SEATS  # the engine's own limit (18)
+
+# event formats (arena.schedule)
+FORMATS = ("swiss", "round-robin", "gauntlet")
+
+# defaults of the fault policy (arena.faults.FaultPolicy) and of every command's options
+DEFAULT_DEADLINE = 1.0  # seconds per decision
+DEFAULT_TIME_BANK = 10.0  # seconds per seat and game, spent past deadlines
+DEFAULT_MAX_STRIKES = 3  # faults before a seat forfeits its game
+DEFAULT_START_TIMEOUT = 20.0  # seconds for a started bot to connect
+DEFAULT_RECONNECT_GRACE = 3.0  # seconds a dropped stream may take to come back
 
 # seconds
 MIN_DEADLINE = 0.01  # per decision
@@ -58,6 +68,19 @@ def check_deadline(value: float, option: str = "--deadline") -> float:
 
 def check_time_bank(value: float, option: str = "--time-bank") -> float:
     return check_seconds(value, option, 0.0, MAX_TIME_BANK)
+
+
+def check_table_seats(
+    seats: int,
+    low: int = MIN_MATCH_SEATS,
+    option: str | None = None,
+    exc: type[Exception] = UsageProblem,
+) -> int:
+    """Seats at one table, within [low, MAX_TABLE_SEATS]."""
+    if not low <= seats <= MAX_TABLE_SEATS:
+        message = f"a table has {low} to {MAX_TABLE_SEATS} seats, got {seats}"
+        raise UsageProblem(message, param=option) if exc is UsageProblem else exc(message)
+    return seats
 
 
 def check_count(value: int, option: str, low: int, high: int) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import Session, func, select
 
+from arena.bots import BotSource, Command, Image, Remote
 from arena.errors import ArenaError
 from arena.names import check_bot_name
 from arena.store.db import get_engine
@@ -80,6 +81,19 @@ def add_bot(
         s.add(version)
         s.commit()
         return Added(bot, version, token)
+
+
+def source_of(bot: Bot, version: BotVersion) -> BotSource:
+    """How a registered version runs: the one mapping from stored versions to sources."""
+    if bot.runtime == Command.kind and version.command:
+        return Command(version.command)
+    if bot.runtime == Image.kind:
+        image = version.digest or version.image
+        if image:
+            return Image(image)  # pinned by id: later tags with the name do not change it
+    if bot.runtime == Remote.kind and version.token_hash:
+        return Remote(version.token_hash)
+    raise ArenaError(f"bot {bot.name!r} version {version.version} has nothing to run")
 
 
 def latest(db: str | Engine | None, name: str) -> tuple[Bot, BotVersion] | None:

@@ -23,6 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
 from arena import limits
+from arena.bots import BotSource, Image, Remote
 from arena.errors import ArenaError, UsageProblem
 from arena.faults import FaultPolicy
 from arena.gateway.server import Gateway
@@ -31,23 +32,36 @@ from arena.seeds import DealKey
 from arena.standings import GameRow, StandingRow, compute_standings
 from arena.store.db import explain, get_engine
 from arena.store.locks import EventLock
-from arena.store.models import Entry, Game, Match, Round, Tournament, now
+from arena.store.models import (
+    Entry,
+    Game,
+    Match,
+    Round,
+    Tournament,
+    entry_columns,
+    entry_source,
+    now,
+)
 from arena.store.retry import DatabaseUnavailable, retry_limit, with_retry
 
 log = logging.getLogger("arena.tournament")
 
-FORMATS = ("swiss", "round-robin", "gauntlet")
+FORMATS = limits.FORMATS
 
 
 @dataclass
 class EntrySpec:
+    """An entrant: its name in the event and where it runs from (a remote entry must be a
+    registered bot: its version holds the token hash)."""
+
     name: str
-    command: str | None = None
-    policy: str | None = None
-    image: str | None = None
-    remote: bool = False  # a registered remote bot (bot_version_id holds its token hash)
+    source: BotSource
     challenger: bool = False
     bot_version_id: int | None = None
+
+    @property
+    def remote(self) -> bool:
+        return isinstance(self.source, Remote)
 
 
 @dataclass
@@ -64,9 +78,9 @@ class TournamentConfig:
     # event (same seed, same games) whose deals anyone who knows the seed can predict
     seed: int | None = None
     name: str = ""
-    deadline: float = 1.0
-    time_bank: float = 10.0
-    max_strikes: int = 3
+    deadline: float = limits.DEFAULT_DEADLINE
+    time_bank: float = limits.DEFAULT_TIME_BANK
+    max_strikes: int = limits.DEFAULT_MAX_STRIKES
     container: dict[str, Any] = field(default_factory=dict)  # ContainerLimits overrides
     process: dict[str, Any] = field(default_factory=dict)  # ProcessLimits overrides
 
@@ -163,12 +177,9 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
     entries = [
         Entry(
             name=e.name,
-            command=e.command,
-            policy=e.policy,
-            image=e.image,
-            remote=e.remote,
             challenger=e.challenger,
             bot_version_id=e.bot_version_id,
+            **entry_columns(e.source),
         )
         for e in cfg.entries
     ]
@@ -332,7 +343,7 @@ class TournamentRunner:
         if t.status == "completed":
             return Outcome(t, standings_of(self.eng, self.tid))
         by_name = {e.name: e for e in entries}
-        if any(e.image for e in entries):
+        if any(isinstance(entry_source(e), Image) for e in entries):
             from arena.runtime.docker import ContainerLimits, reap_stale_containers_async
 
             await reap_stale_containers_async()  # containers of a run that was killed
@@ -351,9 +362,9 @@ class TournamentRunner:
         notes: list[str] = []
         try:
             faults = FaultPolicy(
-                deadline=float(t.options.get("deadline", 1.0)),
-                time_bank=float(t.options.get("time_bank", 10.0)),
-                max_strikes=int(t.options.get("max_strikes", 3)),
+                deadline=float(t.options.get("deadline", limits.DEFAULT_DEADLINE)),
+                time_bank=float(t.options.get("time_bank", limits.DEFAULT_TIME_BANK)),
+                max_strikes=int(t.options.get("max_strikes", limits.DEFAULT_MAX_STRIKES)),
             )
         except (TypeError, ValueError) as e:
             raise ArenaError(f"tournament {self.tid} has unusable options: {e}") from None
@@ -487,17 +498,10 @@ class TournamentRunner:
     ) -> None:
         bots = []
         for name in m.seats:
-            e = by_name[name]
-            if e.policy is not None:
-                bots.append(BotEntry(name, policy=e.policy))
-            elif e.command is not None:
-                bots.append(BotEntry(name, command=e.command))
-            elif e.image is not None:
-                bots.append(BotEntry(name, image=e.image))
-            elif e.remote:
-                bots.append(BotEntry(name, remote=True, token="(registered)"))
-            else:
-                raise ArenaError(f"entry {name!r} has nothing to run")
+            source = entry_source(by_name[name])
+            if isinstance(source, Remote):  # its link is the event's: the token's hash
+                source = Remote(self.remote_links[name].digest.hex())
+            bots.append(BotEntry(name, source))
         spec = MatchSpec(
             bots=bots,
             games=m.games,

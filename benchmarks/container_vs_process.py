@@ -29,6 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from arena.bots import Command, Image  # noqa: E402
 from arena.faults import FaultPolicy  # noqa: E402
 from arena.gateway.server import Gateway  # noqa: E402
 from arena.match import BotEntry, MatchSpec, run_match  # noqa: E402
@@ -57,9 +58,9 @@ def entries(kind: str, tags: dict[str, str]) -> list[BotEntry]:
     out = []
     for seat, bot in SEATS:
         if kind == "container":
-            out.append(BotEntry(seat, image=tags[bot]))
+            out.append(BotEntry(seat, Image(tags[bot])))
         else:
-            out.append(BotEntry(seat, command=f"{PY} {EX / bot / 'bot.py'}{ARGS[bot]}"))
+            out.append(BotEntry(seat, Command(f"{PY} {EX / bot / 'bot.py'}{ARGS[bot]}")))
     return out
 
 

@@ -36,6 +36,7 @@ import grpc
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from arena.bots import Command  # noqa: E402
 from arena.faults import FaultPolicy  # noqa: E402
 from arena.match import BotEntry, MatchRunner, MatchSpec  # noqa: E402
 from arena.protocol import pb  # noqa: E402
@@ -106,16 +107,16 @@ def pct(xs: list[float], p: float) -> float:
 def example_bots() -> list[BotEntry]:
     py = sys.executable
     return [
-        BotEntry("ev", command=f"{py} {EX / 'ev' / 'bot.py'}"),
-        BotEntry("threshold", command=f"{py} {EX / 'threshold' / 'bot.py'} 23"),
-        BotEntry("random", command=f"{py} {EX / 'random' / 'bot.py'}"),
-        BotEntry("threshold-27", command=f"{py} {EX / 'threshold' / 'bot.py'} 27"),
+        BotEntry("ev", Command(f"{py} {EX / 'ev' / 'bot.py'}")),
+        BotEntry("threshold", Command(f"{py} {EX / 'threshold' / 'bot.py'} 23")),
+        BotEntry("random", Command(f"{py} {EX / 'random' / 'bot.py'}")),
+        BotEntry("threshold-27", Command(f"{py} {EX / 'threshold' / 'bot.py'} 27")),
     ]
 
 
 def minimal_bots() -> list[BotEntry]:
     cmd = f"{sys.executable} {HERE / 'bots' / 'sdk_minimal.py'}"
-    return [BotEntry(f"minimal-{i}", command=cmd) for i in range(4)]
+    return [BotEntry(f"minimal-{i}", Command(cmd)) for i in range(4)]
 
 
 async def arena_run(games: int, concurrency: int, bots: list[BotEntry]) -> dict[str, float]:

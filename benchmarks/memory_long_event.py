@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arena.bots import Policy
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -118,7 +120,7 @@ def child(args: argparse.Namespace) -> None:
     tables = args.bots // args.seats
     rounds = max(1, math.ceil(marks[-1] / (tables * args.games_per_table)))
     entries = [
-        EntrySpec(f"{POLICIES[i % len(POLICIES)]}#{i}", policy=POLICIES[i % len(POLICIES)])
+        EntrySpec(f"{POLICIES[i % len(POLICIES)]}#{i}", Policy(POLICIES[i % len(POLICIES)]))
         for i in range(args.bots)
     ]
     cfg = TournamentConfig(

@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.bots import Policy
 from arena.report import render_site
 from arena.store.db import dispose_all
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
@@ -39,7 +40,7 @@ def main() -> None:
     tables = args.bots // args.seats
     rounds = max(1, math.ceil(args.games / (tables * args.games_per_table)))
     entries = [
-        EntrySpec(f"{POLICIES[i % len(POLICIES)]}#{i}", policy=POLICIES[i % len(POLICIES)])
+        EntrySpec(f"{POLICIES[i % len(POLICIES)]}#{i}", Policy(POLICIES[i % len(POLICIES)]))
         for i in range(args.bots)
     ]
     tmp = Path(tempfile.mkdtemp(prefix="arena-report-bench-"))

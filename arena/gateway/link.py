@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.faults import BotGone, FaultKind, IllegalAnswer
-from arena.protocol import pb
+from arena.protocol import messages, pb
 
 
 def token_hash(token: str) -> bytes:
@@ -186,7 +186,6 @@ class BotLink:
         self.stats = LinkStats()
         self._grace: asyncio.TimerHandle | None = None
         self.record_latency = False
-        self.kick_after_answers: int | None = None
         self.persistent = False  # remote bots: the link lives for a whole tournament
         # deadlines: a heap of (expiry, request id) and one timer for the earliest
         self._deadlines: list[tuple[float, int]] = []
@@ -258,7 +257,7 @@ class BotLink:
             self._grace.cancel()
             self._grace = None
         if self.conn is not None:
-            self.conn.send(pb.ArenaMessage(goodbye=pb.Goodbye(reason=reason)))
+            self.conn.send(messages.goodbye(reason))
             self.conn.close()
             self.conn = None
         if self.gone is None:
@@ -353,9 +352,7 @@ class BotLink:
             )
         if detail:
             if self.conn is not None:
-                self.conn.send(
-                    pb.ArenaMessage(error=pb.Error(code=pb.Error.PROTOCOL, message=detail))
-                )
+                self.conn.send(messages.error(pb.Error.PROTOCOL, detail))
             self.fail(FaultKind.ILLEGAL, detail)
             return
         p = self._settle(rid)
@@ -383,9 +380,6 @@ class BotLink:
             )
         else:
             p.future.set_result(answer.option_index)
-        if self.kick_after_answers is not None and self.stats.answers == self.kick_after_answers:
-            self.kick_after_answers = None
-            asyncio.get_running_loop().call_soon(self.kick)
 
     def kick(self) -> bool:
         """Drop the live stream (tests and `bot check`); False if none is connected."""

@@ -24,7 +24,7 @@ from grpc_reflection.v1alpha import reflection
 
 from arena import __version__, descriptors
 from arena.gateway.link import BotLink, Connection, token_hash
-from arena.protocol import PROTOCOL_VERSION, SERVICE_NAME, pb, pb_grpc
+from arena.protocol import PROTOCOL_VERSION, SERVICE_NAME, messages, pb, pb_grpc
 
 log = logging.getLogger("arena.gateway")
 
@@ -73,8 +73,7 @@ def _serialize(msg: pb.ArenaMessage | bytes) -> bytes:
     return msg if isinstance(msg, bytes) else msg.SerializeToString()
 
 
-def _error(code: int, message: str) -> pb.ArenaMessage:
-    return pb.ArenaMessage(error=pb.Error(code=code, message=message))
+_error = messages.error
 
 
 class Gateway(pb_grpc.ArenaServicer):
@@ -290,15 +289,14 @@ class Gateway(pb_grpc.ArenaServicer):
             return
         self._sessions += 1
         conn = Connection(f"s{self._sessions}", peer)
-        welcome = pb.Welcome(
+        yield messages.welcome(
             bot_name=link.name,
             protocol_version=PROTOCOL_VERSION,
             session_id=conn.session_id,
             max_message_bytes=self.max_message_bytes,
-            reconnect_grace_ms=int(link.reconnect_grace * 1000),
+            reconnect_grace=link.reconnect_grace,
             arena_version=__version__,
         )
-        yield pb.ArenaMessage(welcome=welcome)
         link.attach(conn, hello)
         reader = asyncio.create_task(self._read(request_iterator, link, conn))
         try:

@@ -21,12 +21,31 @@ from engine.scoring import line_value
 _VARINT = 0
 _LEN = 2
 
-# field numbers (see arena.proto)
-ARENA_REQUEST = 3
-REQ_ID, REQ_GAME_ID, REQ_SEAT, REQ_KIND, REQ_CARD, REQ_OBSERVATION = 1, 2, 3, 4, 5, 6
-REQ_EVENTS, REQ_OPTIONS, REQ_DEADLINE, REQ_BANK = 7, 8, 9, 10
-OBS_VARIANT, OBS_RULESET, OBS_SEAT, OBS_SEATS, OBS_ROUND, OBS_DEALER = 1, 2, 3, 4, 5, 6
-OBS_ORDER, OBS_PLAYERS, OBS_DISCARD, OBS_DECK_SIZE, OBS_UNSEEN, OBS_PENDING = 7, 8, 9, 10, 11, 12
+
+def _numbers(descriptor: Any) -> dict[str, int]:
+    return {f.name: f.number for f in descriptor.fields}
+
+
+# field numbers, read from the generated messages' descriptors (arena.proto is the source)
+_ARENA = _numbers(pb.ArenaMessage.DESCRIPTOR)
+_REQ = _numbers(pb.DecisionRequest.DESCRIPTOR)
+_OBS = _numbers(pb.Observation.DESCRIPTOR)
+_PLAYER = _numbers(pb.PlayerView.DESCRIPTOR)
+_UNSEEN = _numbers(pb.Observation.DESCRIPTOR.fields_by_name["unseen"].message_type)
+
+ARENA_REQUEST = _ARENA["request"]
+REQ_ID, REQ_GAME_ID, REQ_SEAT = _REQ["request_id"], _REQ["game_id"], _REQ["seat"]
+REQ_KIND, REQ_CARD, REQ_OBSERVATION = _REQ["kind"], _REQ["card"], _REQ["observation"]
+REQ_EVENTS, REQ_OPTIONS = _REQ["events"], _REQ["options"]
+REQ_DEADLINE, REQ_BANK = _REQ["deadline_ms"], _REQ["time_bank_ms"]
+OBS_VARIANT, OBS_RULESET, OBS_SEAT = _OBS["variant"], _OBS["ruleset"], _OBS["seat"]
+OBS_SEATS, OBS_ROUND, OBS_DEALER = _OBS["seats"], _OBS["round"], _OBS["dealer"]
+OBS_ORDER, OBS_PLAYERS, OBS_DISCARD = _OBS["order"], _OBS["players"], _OBS["discard"]
+OBS_DECK_SIZE, OBS_UNSEEN, OBS_PENDING = _OBS["deck_size"], _OBS["unseen"], _OBS["pending"]
+PV_SEAT, PV_STATUS, PV_NUMBERS = _PLAYER["seat"], _PLAYER["status"], _PLAYER["numbers"]
+PV_MODIFIERS, PV_SECOND_CHANCES = _PLAYER["modifiers"], _PLAYER["second_chances"]
+PV_TOTAL, PV_LINE_SCORE, PV_FLIP7 = _PLAYER["total"], _PLAYER["line_score"], _PLAYER["flip7"]
+UNSEEN_KEY, UNSEEN_VALUE = _UNSEEN["key"], _UNSEEN["value"]
 
 
 def _varint(n: int) -> bytes:
@@ -118,14 +137,14 @@ class ObservationEncoder:
             return cached[1]
         body = b"".join(
             [
-                int_field(1, p.seat),
-                int_field(2, STATUS_TO_PB[p.status]),
-                *[str_field(3, c.label) for c in p.numbers],
-                *[str_field(4, c.label) for c in p.modifiers],
-                int_field(5, len(p.extras)),
-                int_field(6, p.total),
-                int_field(7, line_value(self.game, p)),
-                int_field(8, 1 if p.flip7 else 0),
+                int_field(PV_SEAT, p.seat),
+                int_field(PV_STATUS, STATUS_TO_PB[p.status]),
+                *[str_field(PV_NUMBERS, c.label) for c in p.numbers],
+                *[str_field(PV_MODIFIERS, c.label) for c in p.modifiers],
+                int_field(PV_SECOND_CHANCES, len(p.extras)),
+                int_field(PV_TOTAL, p.total),
+                int_field(PV_LINE_SCORE, line_value(self.game, p)),
+                int_field(PV_FLIP7, 1 if p.flip7 else 0),
             ]
         )
         enc = len_field(OBS_PLAYERS, body)
@@ -137,7 +156,7 @@ class ObservationEncoder:
         e = self.unseen_entry.get(k)
         if e is None:
             e = self.unseen_entry[k] = len_field(
-                OBS_UNSEEN, str_field(1, ctype.label) + int_field(2, n)
+                OBS_UNSEEN, str_field(UNSEEN_KEY, ctype.label) + int_field(UNSEEN_VALUE, n)
             )
         return e
 

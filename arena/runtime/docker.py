@@ -43,7 +43,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, TypeVar
 
+from arena.bots import Image
 from arena.errors import ArenaError
+from arena.runtime.base import RuntimeContext
 from arena.runtime.logs import DEFAULT_LOG_CAP
 from arena.runtime.logs import HeadTailLog as ContainerLog
 
@@ -638,3 +640,18 @@ class ContainerBot:
             with contextlib.suppress(ValueError):
                 return f"exit code {code} (killed by {signal.Signals(code - 128).name})"
         return f"exit code {code}"
+
+
+def make(name: str, source: Image, ctx: RuntimeContext) -> ContainerBot:
+    """The container runtime of the registry (arena.runtime)."""
+    return ContainerBot(
+        name,
+        source.image,
+        limits=ctx.container_limits,
+        labels={"flip7-arena.match": ctx.match_id},
+    )
+
+
+async def prepare() -> None:
+    """Before a match's containers start: reap those of an arena that was killed."""
+    await reap_stale_containers_async()

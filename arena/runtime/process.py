@@ -25,7 +25,9 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from arena.bots import Command
 from arena.runtime import sandbox
+from arena.runtime.base import RuntimeContext
 from arena.runtime.logs import DEFAULT_LOG_CAP, HeadTailLog
 from arena.runtime.sandbox import ProcessLimits
 
@@ -270,3 +272,15 @@ class ProcessBot:
             with contextlib.suppress(ValueError):
                 return f"killed by {signal.Signals(code - 128).name} (exit code {code})"
         return f"exited with code {code}"
+
+
+def make(name: str, source: Command, ctx: RuntimeContext) -> ProcessBot:
+    """The process runtime of the registry (arena.runtime)."""
+    return ProcessBot(
+        name,
+        source.command,
+        cwd=source.cwd,
+        env=dict(source.env) or None,
+        limits=ctx.process_limits,
+        share=source.share,
+    )

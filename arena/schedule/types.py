@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-MIN_SEATS = 2
-MAX_SEATS = 18
-FORMATS = ("round-robin", "swiss", "gauntlet")
+from arena import limits
+
+MIN_SEATS = limits.MIN_EVENT_SEATS
+MAX_SEATS = limits.MAX_TABLE_SEATS
+FORMATS = limits.FORMATS
 
 
 @dataclass(frozen=True)

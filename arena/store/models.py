@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from arena.bots import BotSource, Command, Image, Policy, Remote
 from arena.seeds import DealKey
 
 
@@ -93,6 +94,30 @@ class Entry(SQLModel, table=True):
     policy: str | None = None  # built-in policy entries (no network)
     image: str | None = None  # container bots: the image id (digest), copied at entry time
     remote: bool = False  # connects by itself with its registered token (bot_version_id)
+
+
+def entry_source(entry: Entry) -> BotSource:
+    """How an entry runs (its columns are one source of arena.bots; the one mapping)."""
+    if entry.policy is not None:
+        return Policy(entry.policy)
+    if entry.command is not None:
+        return Command(entry.command)
+    if entry.image is not None:
+        return Image(entry.image)
+    if entry.remote:
+        return Remote()  # its token's hash is its registered version's
+    raise ValueError(f"entry {entry.name!r} has nothing to run")
+
+
+def entry_columns(source: BotSource) -> dict[str, Any]:
+    """The Entry columns that store ``source`` (the inverse of :func:`entry_source`)."""
+    if isinstance(source, Policy):
+        return {"policy": source.spec}
+    if isinstance(source, Command):
+        return {"command": source.command}
+    if isinstance(source, Image):
+        return {"image": source.image}
+    return {"remote": True}
 
 
 class Round(SQLModel, table=True):

@@ -8,11 +8,12 @@ Prints ``started`` on stdout once the match runner is about to start the bots.
 import asyncio
 import sys
 
+from arena.bots import Image
 from arena.match import BotEntry, MatchSpec, run_match
 
 
 async def main(images: list[str]) -> None:
-    bots = [BotEntry(f"bot{i}", image=image) for i, image in enumerate(images)]
+    bots = [BotEntry(f"bot{i}", Image(image)) for i, image in enumerate(images)]
     print("started", flush=True)
     await run_match(MatchSpec(bots=bots, games=2000, concurrency=1))
 

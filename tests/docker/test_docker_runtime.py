@@ -35,6 +35,7 @@ from typing import Any
 
 import pytest
 
+from arena.bots import Command, Image
 from arena.errors import ArenaError
 from arena.faults import FaultKind, FaultPolicy
 from arena.gateway.server import Gateway
@@ -97,10 +98,10 @@ def marked_line(log: str, mark: str) -> dict[str, Any]:
 
 def examples(images: dict[str, str]) -> list[BotEntry]:
     return [
-        BotEntry("ev", image=images["ev"]),
-        BotEntry("threshold", image=images["threshold"]),
-        BotEntry("random-a", image=images["random"]),
-        BotEntry("random-b", image=images["random"]),
+        BotEntry("ev", Image(images["ev"])),
+        BotEntry("threshold", Image(images["threshold"])),
+        BotEntry("random-a", Image(images["random"])),
+        BotEntry("random-b", Image(images["random"])),
     ]
 
 
@@ -138,10 +139,10 @@ def test_container_bots_play_the_same_games_as_process_bots(images: dict[str, st
     as_processes = play(
         MatchSpec(
             bots=[
-                BotEntry("ev", command=f"{py} {ex / 'ev' / 'bot.py'}"),
-                BotEntry("threshold", command=f"{py} {ex / 'threshold' / 'bot.py'} 23"),
-                BotEntry("random-a", command=f"{py} {ex / 'random' / 'bot.py'}"),
-                BotEntry("random-b", command=f"{py} {ex / 'random' / 'bot.py'}"),
+                BotEntry("ev", Command(f"{py} {ex / 'ev' / 'bot.py'}")),
+                BotEntry("threshold", Command(f"{py} {ex / 'threshold' / 'bot.py'} 23")),
+                BotEntry("random-a", Command(f"{py} {ex / 'random' / 'bot.py'}")),
+                BotEntry("random-b", Command(f"{py} {ex / 'random' / 'bot.py'}")),
             ],
             games=6,
             seed=11,
@@ -166,9 +167,9 @@ def test_tables_sharing_one_gateway_run_at_once(
                 MatchRunner(
                     MatchSpec(
                         bots=[
-                            BotEntry(f"ev-{t}", image=images["ev"]),
-                            BotEntry(f"threshold-{t}", image=images["threshold"]),
-                            BotEntry(f"random-{t}", image=images["random"]),
+                            BotEntry(f"ev-{t}", Image(images["ev"])),
+                            BotEntry(f"threshold-{t}", Image(images["threshold"])),
+                            BotEntry(f"random-{t}", Image(images["random"])),
                         ],
                         games=6,
                         seed=20 + t,
@@ -193,24 +194,19 @@ def test_tables_sharing_one_gateway_run_at_once(
 def test_swiss_tournament_of_container_bots_is_stored(
     docker_engine: Any, images: dict[str, str], tmp_path: Path
 ) -> None:
-    from dataclasses import fields
-
-    from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
-
-    if "image" not in {f.name for f in fields(EntrySpec)}:
-        pytest.skip("arena.tournament.EntrySpec has no image field yet (tournament wiring)")
     from sqlmodel import Session, create_engine, select
 
     from arena.store.models import Game, Match
+    from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
 
     db = f"sqlite:///{tmp_path / 'arena.db'}"
     entries = [
-        EntrySpec("ev", image=images["ev"]),  # type: ignore[call-arg]
-        EntrySpec("threshold", image=images["threshold"]),  # type: ignore[call-arg]
-        EntrySpec("random-a", image=images["random"]),  # type: ignore[call-arg]
-        EntrySpec("random-b", image=images["random"]),  # type: ignore[call-arg]
-        EntrySpec("ev-2", image=images["ev"]),  # type: ignore[call-arg]
-        EntrySpec("threshold-2", image=images["threshold"]),  # type: ignore[call-arg]
+        EntrySpec("ev", Image(images["ev"])),
+        EntrySpec("threshold", Image(images["threshold"])),
+        EntrySpec("random-a", Image(images["random"])),
+        EntrySpec("random-b", Image(images["random"])),
+        EntrySpec("ev-2", Image(images["ev"])),
+        EntrySpec("threshold-2", Image(images["threshold"])),
     ]
     cfg = TournamentConfig(
         format="swiss", entries=entries, seats=3, rounds=2, games=3, seed=3, time_bank=5.0
@@ -291,9 +287,9 @@ def test_container_bot_cannot_open_any_network_connection(
 ) -> None:
     spec = MatchSpec(
         bots=[
-            BotEntry("probe", image=images["probe"]),
-            BotEntry("ev", image=images["ev"]),
-            BotEntry("random", image=images["random"]),
+            BotEntry("probe", Image(images["probe"])),
+            BotEntry("ev", Image(images["ev"])),
+            BotEntry("random", Image(images["random"])),
         ],
         games=4,
         seed=3,
@@ -321,9 +317,9 @@ def test_container_bot_cannot_open_any_network_connection(
 def test_bot_past_its_memory_limit_is_a_crash_out_of_memory(images: dict[str, str]) -> None:
     spec = MatchSpec(
         bots=[
-            BotEntry("memhog", image=images["memhog"]),
-            BotEntry("ev", image=images["ev"]),
-            BotEntry("threshold", image=images["threshold"]),
+            BotEntry("memhog", Image(images["memhog"])),
+            BotEntry("ev", Image(images["ev"])),
+            BotEntry("threshold", Image(images["threshold"])),
         ],
         games=4,
         seed=7,
@@ -349,9 +345,9 @@ def test_fork_bomb_is_contained_by_the_pids_limit(images: dict[str, str]) -> Non
     limits = ContainerLimits(pids=64)
     spec = MatchSpec(
         bots=[
-            BotEntry("forkbomb", image=images["forkbomb"]),
-            BotEntry("ev", image=images["ev"]),
-            BotEntry("random", image=images["random"]),
+            BotEntry("forkbomb", Image(images["forkbomb"])),
+            BotEntry("ev", Image(images["ev"])),
+            BotEntry("random", Image(images["random"])),
         ],
         games=4,
         seed=8,
@@ -373,9 +369,9 @@ def test_bot_exiting_at_start_is_an_init_fail_with_its_exit_code(
     mid = match_id()
     spec = MatchSpec(
         bots=[
-            BotEntry("quitter", image=images["exit-at-start"]),
-            BotEntry("ev", image=images["ev"]),
-            BotEntry("random", image=images["random"]),
+            BotEntry("quitter", Image(images["exit-at-start"])),
+            BotEntry("ev", Image(images["ev"])),
+            BotEntry("random", Image(images["random"])),
         ],
         games=3,
         faults=POLICY,
@@ -412,8 +408,8 @@ def test_container_that_cannot_start_is_an_init_fail_and_is_removed(
     result = play(
         MatchSpec(
             bots=[
-                BotEntry("broken", image=images["bad-entrypoint"]),
-                BotEntry("ev", image=images["ev"]),
+                BotEntry("broken", Image(images["bad-entrypoint"])),
+                BotEntry("ev", Image(images["ev"])),
             ],
             games=2,
             faults=POLICY,
@@ -433,9 +429,9 @@ def test_missing_image_is_a_clear_error_and_the_started_bots_are_removed(
     mid = match_id()
     spec = MatchSpec(
         bots=[
-            BotEntry("ev", image=images["ev"]),
-            BotEntry("ghost", image="flip7-test/no-such-bot:latest"),
-            BotEntry("random", image=images["random"]),
+            BotEntry("ev", Image(images["ev"])),
+            BotEntry("ghost", Image("flip7-test/no-such-bot:latest")),
+            BotEntry("random", Image(images["random"])),
         ],
         games=2,
         faults=POLICY,

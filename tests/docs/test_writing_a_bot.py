@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from arena.bots import Command, Policy
 from arena.match import BotEntry, MatchSpec, run_match
 from arena.protocol import pb
 from arena.protocol.convert import KIND_TO_PB, ruleset_pb
@@ -50,9 +51,9 @@ def test_doc_bot_plays_real_games_without_a_fault(
     path.write_text(BLOCKS[index])
     spec = MatchSpec(
         bots=[
-            BotEntry(BOT, command=shlex.join([sys.executable, str(path)])),
-            BotEntry("ev", policy="ev"),
-            BotEntry("threshold", policy="threshold:23"),
+            BotEntry(BOT, Command(shlex.join([sys.executable, str(path)]))),
+            BotEntry("ev", Policy("ev")),
+            BotEntry("threshold", Policy("threshold:23")),
         ],
         games=3,  # seats rotate: the bot plays every seat once
         seed=20 + index,

@@ -34,6 +34,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from arena.bots import Command
 from arena.faults import Fault, FaultPolicy
 from arena.gateway.server import Gateway
 from arena.match import BotEntry, GameRecord, MatchResult, MatchSpec, run_match
@@ -61,8 +62,8 @@ MATCH_TIMEOUT = 120.0  # a hung match fails the test instead of hanging it
 
 
 # ---------------------------------------------------------------------------- helpers
-def example(name: str, **kw: Any) -> BotEntry:
-    return BotEntry(name, command=f"{sys.executable} {EXAMPLES / name / 'bot.py'}", **kw)
+def example(name: str, token: str | None = None) -> BotEntry:
+    return BotEntry(name, Command(f"{sys.executable} {EXAMPLES / name / 'bot.py'}"), token=token)
 
 
 def broken(name: str, script: str, log: Path | None = None, **env: str) -> BotEntry:
@@ -73,7 +74,9 @@ def broken(name: str, script: str, log: Path | None = None, **env: str) -> BotEn
         log.chmod(0o666)
         env["BOT_LOG"] = str(log)
         share.append(str(log))
-    return BotEntry(name, command=f"{sys.executable} {BROKEN / script}", env=env, share=share)
+    return BotEntry(
+        name, Command(f"{sys.executable} {BROKEN / script}", env=env, share=tuple(share))
+    )
 
 
 def notes(log: Path) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots import Command, Policy
 from arena.gateway.server import Gateway
 from arena.match import BotEntry, MatchResult, MatchSpec, run_match
 
@@ -20,14 +21,14 @@ BOTS = [("random", "random", []), ("threshold", "threshold:23", ["23"]), ("ev", 
 
 def network_spec(variant: str, brutal: bool = False) -> MatchSpec:
     bots = [
-        BotEntry(name, command=" ".join([sys.executable, str(EXAMPLES / name / "bot.py"), *args]))
+        BotEntry(name, Command(" ".join([sys.executable, str(EXAMPLES / name / "bot.py"), *args])))
         for name, _, args in BOTS
     ]
     return MatchSpec(bots=bots, games=6, seed=11, variant=variant, brutal=brutal, concurrency=6)
 
 
 def reference_spec(variant: str, brutal: bool = False) -> MatchSpec:
-    bots = [BotEntry(name, policy=policy) for name, policy, _ in BOTS]
+    bots = [BotEntry(name, Policy(policy)) for name, policy, _ in BOTS]
     return MatchSpec(bots=bots, games=6, seed=11, variant=variant, brutal=brutal)
 
 

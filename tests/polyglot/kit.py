@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots import Command
 from arena.check import run_checks
 from arena.match import BotEntry, MatchResult, MatchSpec, run_match
 
@@ -107,7 +108,7 @@ def python_bot(name: str, *args: str) -> str:
 
 def check_names(command: str) -> set[str]:
     """Run the compliance suite; fail on any failed check; return the checks' names."""
-    checks = asyncio.run(run_checks(command))
+    checks = asyncio.run(run_checks(Command(command)))
     for c in checks:
         print(f"{'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}")
     failed = [c for c in checks if not c.ok]
@@ -127,9 +128,9 @@ def play_python_bots(
     """Six games of the bot against the ev and threshold Python bots: no fault, all complete."""
     spec = MatchSpec(
         bots=[
-            BotEntry(name, command=command, cwd=str(ROOT)),
-            BotEntry("ev", command=python_bot("ev"), cwd=str(ROOT)),
-            BotEntry("threshold", command=python_bot("threshold"), cwd=str(ROOT)),
+            BotEntry(name, Command(command, cwd=str(ROOT))),
+            BotEntry("ev", Command(python_bot("ev"), cwd=str(ROOT))),
+            BotEntry("threshold", Command(python_bot("threshold"), cwd=str(ROOT))),
         ],
         games=6,
         seed=seed,

@@ -15,6 +15,7 @@ import os
 import pytest
 from kit import build, check_names, play_python_bots
 
+from arena.bots import Command, Policy
 from arena.gateway.server import Gateway
 from arena.match import BotEntry, MatchSpec, run_match
 
@@ -44,7 +45,7 @@ def test_java_bot_over_tcp(java_bot: str) -> None:
         await gateway.start()
         try:
             spec = MatchSpec(
-                bots=[BotEntry("java", command=java_bot), BotEntry("ev", policy="ev")],
+                bots=[BotEntry("java", Command(java_bot)), BotEntry("ev", Policy("ev"))],
                 games=3,
                 seed=5,
                 variant="vengeance",

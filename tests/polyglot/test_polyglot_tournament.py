@@ -13,6 +13,7 @@ import pytest
 from kit import LANGUAGES, build, python_bot
 from sqlmodel import Session, create_engine, select
 
+from arena.bots import Command
 from arena.store.models import Game
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
 
@@ -25,11 +26,11 @@ def built_bots() -> dict[str, str]:
 def test_a_tournament_of_every_language_completes_with_no_faults(
     built_bots: dict[str, str], tmp_path: Path
 ) -> None:
-    entries = [EntrySpec(lang, command=cmd) for lang, cmd in built_bots.items()]
+    entries = [EntrySpec(lang, Command(cmd)) for lang, cmd in built_bots.items()]
     entries += [
-        EntrySpec("python-ev", command=python_bot("ev")),
-        EntrySpec("python-threshold", command=python_bot("threshold", "23")),
-        EntrySpec("python-random", command=python_bot("random")),
+        EntrySpec("python-ev", Command(python_bot("ev"))),
+        EntrySpec("python-threshold", Command(python_bot("threshold", "23"))),
+        EntrySpec("python-random", Command(python_bot("random"))),
     ]
     db = f"sqlite:///{tmp_path / 'polyglot.db'}"
     cfg = TournamentConfig(

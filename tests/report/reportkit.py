@@ -7,6 +7,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bots import Command, Policy
 from arena.report import RenderResult, render_site
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
 
@@ -48,12 +49,12 @@ def build_site(base: Path) -> Site:
             format="swiss",
             name="Spring <Open> & Co",
             entries=[
-                EntrySpec("ev", policy="ev"),
-                EntrySpec("threshold:23", policy="threshold:23"),
-                EntrySpec("threshold:15", policy="threshold:15"),
-                EntrySpec("random", policy="random"),
-                EntrySpec(XSS, policy="threshold:20"),
-                EntrySpec(QUOTED, policy="threshold:27"),
+                EntrySpec("ev", Policy("ev")),
+                EntrySpec("threshold:23", Policy("threshold:23")),
+                EntrySpec("threshold:15", Policy("threshold:15")),
+                EntrySpec("random", Policy("random")),
+                EntrySpec(XSS, Policy("threshold:20")),
+                EntrySpec(QUOTED, Policy("threshold:27")),
             ],
             seats=4,
             rounds=3,
@@ -68,10 +69,10 @@ def build_site(base: Path) -> Site:
             variant="vengeance",
             brutal=True,
             entries=[
-                EntrySpec("ev", policy="ev"),
-                EntrySpec("threshold:23", policy="threshold:23"),
-                EntrySpec("random", policy="random"),
-                EntrySpec(XSS, policy="threshold:20"),
+                EntrySpec("ev", Policy("ev")),
+                EntrySpec("threshold:23", Policy("threshold:23")),
+                EntrySpec("random", Policy("random")),
+                EntrySpec(XSS, Policy("threshold:20")),
             ],
             seats=3,
             games=2,
@@ -84,10 +85,10 @@ def build_site(base: Path) -> Site:
         TournamentConfig(
             format="swiss",
             entries=[
-                EntrySpec("ev", policy="ev"),
-                EntrySpec("threshold:23", policy="threshold:23"),
-                EntrySpec("random", policy="random"),
-                EntrySpec("crasher", command=crasher),
+                EntrySpec("ev", Policy("ev")),
+                EntrySpec("threshold:23", Policy("threshold:23")),
+                EntrySpec("random", Policy("random")),
+                EntrySpec("crasher", Command(crasher)),
             ],
             seats=4,
             rounds=1,

@@ -13,6 +13,7 @@ from htmltree import Node, load, parse
 from reportkit import QUOTED, XSS, Site
 from sqlmodel import Session, select
 
+from arena.bots import Policy
 from arena.report import render_site
 from arena.report.cli import report_command
 from arena.report.site import json_for_script, slug
@@ -176,7 +177,7 @@ def test_render_reads_sqlite_and_postgresql_alike(db_url: str, tmp_path: Path) -
     cfg = TournamentConfig(
         format="round-robin",
         variant="vengeance",
-        entries=[EntrySpec(XSS, policy="ev"), EntrySpec("b", policy="random")],
+        entries=[EntrySpec(XSS, Policy("ev")), EntrySpec("b", Policy("random"))],
         seats=2,
         games=3,
         seed=5,

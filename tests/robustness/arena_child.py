@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 
 from arena import descriptors
+from arena.bots import Command, Policy
 from arena.faults import FaultPolicy
 from arena.gateway.server import Gateway
 from arena.match import BotEntry, MatchResult, MatchSpec, run_match
@@ -41,7 +42,7 @@ def say(**fields: object) -> None:
 
 
 def example(name: str) -> BotEntry:
-    return BotEntry(name, command=f"{sys.executable} {EXAMPLES / name / 'bot.py'}")
+    return BotEntry(name, Command(f"{sys.executable} {EXAMPLES / name / 'bot.py'}"))
 
 
 def games_of(result: MatchResult) -> list[dict[str, object]]:
@@ -114,7 +115,7 @@ async def exhaust(args: argparse.Namespace) -> None:
 
         ProcessBot.start = start_then_exhaust  # type: ignore[method-assign]
     spec = MatchSpec(
-        bots=[example("threshold"), BotEntry("random", policy="random")],
+        bots=[example("threshold"), BotEntry("random", Policy("random"))],
         games=3,
         seed=2,
         faults=FaultPolicy(start_timeout=3.0),

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from arena.bots import Command
 from arena.faults import FaultPolicy
 from arena.match import BotEntry, MatchResult, MatchSpec, run_match
 from arena.runtime import sandbox
@@ -78,7 +79,7 @@ def _entry(name: str, path: Path, args: tuple[str, ...], log: Path | None, env: 
         env["BOT_LOG"] = str(log)
         share.append(str(log))
     command = " ".join([sys.executable, str(path), *args])
-    return BotEntry(name, command=command, env=env or None, share=share)
+    return BotEntry(name, Command(command, env=env, share=tuple(share)))
 
 
 def bot(name: str, script: str, *args: str, log: Path | None = None, **env: str) -> BotEntry:
@@ -94,7 +95,7 @@ def script_bot(name: str, script: str, log: Path | None = None, **env: str) -> B
 def example(name: str, *args: str) -> BotEntry:
     """One of the Python example bots."""
     cmd = f"{sys.executable} {EXAMPLES / name / 'bot.py'}"
-    return BotEntry(name, command=" ".join([cmd, *args]))
+    return BotEntry(name, Command(" ".join([cmd, *args])))
 
 
 def player(name: str, *args: str) -> BotEntry:

@@ -16,6 +16,7 @@ import pytest
 from clikit import files, one_line_error
 from sqlmodel import Session, select
 
+from arena.bots import Policy, Remote
 from arena.registry import add_bot
 from arena.store.db import get_engine
 from arena.store.models import Bot, Tournament
@@ -76,7 +77,7 @@ def test_resume_on_a_port_in_use_is_one_line_and_changes_nothing(
     db = f"sqlite:///{workdir / 'arena.db'}"
     from arena.tournament import EntrySpec, TournamentConfig
 
-    entries = [EntrySpec(p, policy=p) for p in ("ev", "random")]
+    entries = [EntrySpec(p, Policy(p)) for p in ("ev", "random")]
     tid = create_tournament(TournamentConfig(format="swiss", entries=entries, rounds=1), db)
     line = one_line_error(cli("tournament", "resume", str(tid), "--listen", busy_port), 2)
     assert "already in use" in line
@@ -102,9 +103,9 @@ def test_the_tournament_itself_refuses_a_remote_bot_entered_twice(db_url: str) -
 
     version = add_bot(db_url, "far", remote=True).version.id
     entries = [
-        EntrySpec("far", remote=True, bot_version_id=version),
-        EntrySpec("far#2", remote=True, bot_version_id=version),
-        EntrySpec("ev", policy="ev"),
+        EntrySpec("far", Remote(), bot_version_id=version),
+        EntrySpec("far#2", Remote(), bot_version_id=version),
+        EntrySpec("ev", Policy("ev")),
     ]
     with pytest.raises(UsageProblem, match="entered twice"):
         create_tournament(TournamentConfig(format="swiss", entries=entries, seats=3), db_url)

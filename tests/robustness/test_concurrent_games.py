@@ -28,6 +28,7 @@ from robustkit import (
 )
 from sqlmodel import Session, create_engine, select
 
+from arena.bots import Policy, Remote
 from arena.match import BotEntry, MatchSpec, run_match
 from arena.registry import add_bot
 from arena.store.models import Game
@@ -45,7 +46,7 @@ def test_a_bot_asking_for_n_games_at_once_never_gets_more(sock_dir: Path, asked:
         bots=[
             script_bot("paced", "paced.py", log, MAX_GAMES=str(asked)),
             example("threshold", "21"),
-            BotEntry("random", policy="random"),
+            BotEntry("random", Policy("random")),
         ],
         games=GAMES,
         seed=11,
@@ -75,8 +76,8 @@ def test_a_remote_bot_asking_for_one_game_gets_one_across_a_whole_tournament(
     added = add_bot(db_url, "far", remote=True)
     assert added.token is not None
     port = free_port()
-    entries = [EntrySpec("far", remote=True, bot_version_id=added.version.id)]
-    entries += [EntrySpec(p, policy=p) for p in ("ev", "threshold:23", "random")]
+    entries = [EntrySpec("far", Remote(), bot_version_id=added.version.id)]
+    entries += [EntrySpec(p, Policy(p)) for p in ("ev", "threshold:23", "random")]
     tid = create_tournament(
         TournamentConfig(
             format="swiss", entries=entries, seats=4, rounds=2, games=4, concurrency=16, seed=5

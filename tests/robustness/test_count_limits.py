@@ -15,6 +15,7 @@ from clikit import files, one_line_error
 from sqlmodel import Session, select
 
 from arena import limits
+from arena.bots import Policy
 from arena.errors import UsageProblem
 from arena.store.db import get_engine
 from arena.store.models import Tournament
@@ -70,7 +71,7 @@ def test_help_states_the_count_limits(cli) -> None:
 
 
 def test_the_tournament_itself_refuses_absurd_counts_and_stores_nothing(db_url: str) -> None:
-    entries = [EntrySpec(p, policy=p) for p in ("ev", "random", "threshold:20")]
+    entries = [EntrySpec(p, Policy(p)) for p in ("ev", "random", "threshold:20")]
     for bad in (
         {"games": 10**9},
         {"rounds": 10**8},

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from robustkit import BOTS, bot, match, notes, open_dir, play, player
 
+from arena.bots import Command, Policy
 from arena.runtime.sandbox import Sandbox
 from arena.store.db import dispose_all, get_engine
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
@@ -45,9 +46,9 @@ def _event(work: Path, attack: bool) -> list[tuple]:  # type: ignore[type-arg]
     cfg = TournamentConfig(
         format="round-robin",
         entries=[
-            EntrySpec("attacker", command=attacker),
-            EntrySpec("player", command=f"{sys.executable} {BOTS / 'player.py'}"),
-            EntrySpec("ev", policy="ev"),
+            EntrySpec("attacker", Command(attacker)),
+            EntrySpec("player", Command(f"{sys.executable} {BOTS / 'player.py'}")),
+            EntrySpec("ev", Policy("ev")),
         ],
         seats=2,
         games=2,

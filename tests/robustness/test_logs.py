@@ -10,6 +10,7 @@ import pytest
 from robustkit import BOTS, bot, match, play, player
 from sqlmodel import Session, select
 
+from arena.bots import Command, Policy
 from arena.store.db import dispose_all, get_engine
 from arena.store.models import Game
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
@@ -32,8 +33,8 @@ def test_crash_traceback_after_300_kib_of_output_reaches_the_fault_record(tmp_pa
     cfg = TournamentConfig(
         format="round-robin",
         entries=[
-            EntrySpec("chatty", command=f"{sys.executable} {BOTS / 'chatty_crash.py'}"),
-            EntrySpec("ev", policy="ev"),
+            EntrySpec("chatty", Command(f"{sys.executable} {BOTS / 'chatty_crash.py'}")),
+            EntrySpec("ev", Policy("ev")),
         ],
         seats=2,
         games=1,

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from robustkit import ROOT
 
+from arena.bots import Policy
 from arena.gateway.link import BotLink, Connection, token_hash
 from arena.match import BotEntry, GameRecord, MatchRunner, MatchSpec
 from arena.protocol import pb
@@ -65,7 +66,7 @@ def test_a_match_of_a_million_games_creates_only_the_games_being_played(
     sock_dir: Path,
 ) -> None:
     spec = MatchSpec(
-        bots=[BotEntry("a", policy="threshold:20"), BotEntry("b", policy="random")],
+        bots=[BotEntry("a", Policy("threshold:20")), BotEntry("b", Policy("random"))],
         games=1_000_000,
         seed=1,
         concurrency=8,
@@ -124,7 +125,7 @@ def test_a_link_answering_many_requests_keeps_no_record_per_request() -> None:
 
 def test_stored_matches_release_their_game_records(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'arena.db'}"
-    entries = [EntrySpec(f"p{i}", policy=p) for i, p in enumerate(["ev", "random"] * 4)]
+    entries = [EntrySpec(f"p{i}", Policy(p)) for i, p in enumerate(["ev", "random"] * 4)]
     games_per_match, tables = 4, 2
     tid = create_tournament(
         TournamentConfig(

@@ -18,6 +18,7 @@ import pytest
 from clikit import EX, one_line_error
 from sqlmodel import Session, select
 
+from arena.bots import Policy
 from arena.errors import UsageProblem
 from arena.names import NAME_MAX, check_bot_name, check_entry_name, is_bot_name
 from arena.registry import add_bot
@@ -101,7 +102,7 @@ def test_a_made_up_name_from_a_long_file_name_fits_the_column(
 
 @pytest.mark.parametrize("name", ["ev\n", "x" * 65, " ev", "", "tab\there"])
 def test_the_tournament_api_refuses_an_entry_name_that_does_not_fit(db_url: str, name: str) -> None:
-    entries = [EntrySpec(name, policy="ev"), EntrySpec("random", policy="random")]
+    entries = [EntrySpec(name, Policy("ev")), EntrySpec("random", Policy("random"))]
     with pytest.raises(UsageProblem, match="entry name"):
         create_tournament(TournamentConfig(format="swiss", entries=entries, seats=2), db_url)
     assert stored(db_url) == ([], [])

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from robustkit import POLICY, assert_clean, example, notes, script_bot
 
+from arena.bots import Policy
 from arena.gateway.server import Gateway
 from arena.match import BotEntry, MatchSpec, run_match
 
@@ -24,7 +25,7 @@ def test_request_ids_count_only_the_bots_own_requests_while_another_table_plays(
 ) -> None:
     log = sock_dir / "paced.jsonl"
     watched = MatchSpec(
-        bots=[script_bot("paced", "paced.py", log), BotEntry("ev", policy="ev")],
+        bots=[script_bot("paced", "paced.py", log), BotEntry("ev", Policy("ev"))],
         games=6,
         seed=3,
         concurrency=3,

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
+from arena.bots import Command, Policy
 from arena.match import BotEntry, MatchResult, MatchSpec, run_match
 from arena.report import render_site
 from arena.seeds import DealKey, bot_seed, game_seed
@@ -59,8 +60,8 @@ def reports(logs: list[str]) -> list[dict[str, Any]]:
 
 
 def cracker_tournament(url: str, seed: int | None) -> tuple[int, list[dict[str, Any]]]:
-    entries = [EntrySpec("cracker", command=CRACKER)]
-    entries += [EntrySpec(p, policy=p) for p in OPPONENTS]
+    entries = [EntrySpec("cracker", Command(CRACKER))]
+    entries += [EntrySpec(p, Policy(p)) for p in OPPONENTS]
     cfg = TournamentConfig(
         format="swiss", entries=entries, seats=4, rounds=2, games=6, seed=seed, variant="base"
     )
@@ -109,8 +110,8 @@ def test_seed_cracker_reads_the_deck_of_a_seeded_tournament(tmp_path: Path) -> N
 
 
 def cracker_match(seed: int | None) -> list[dict[str, Any]]:
-    bots = [BotEntry("cracker", command=CRACKER)]
-    bots += [BotEntry(p, policy=p) for p in OPPONENTS]
+    bots = [BotEntry("cracker", Command(CRACKER))]
+    bots += [BotEntry(p, Policy(p)) for p in OPPONENTS]
     result = asyncio.run(run_match(MatchSpec(bots=bots, games=8, seed=seed)))
     assert all(g.status == "completed" and not g.faults for g in result.games)
     found = reports(list(result.logs.values()))
@@ -134,7 +135,7 @@ def test_seed_cracker_reads_the_deck_of_a_match_with_a_small_seed() -> None:
 
 def test_each_event_without_a_seed_gets_its_own_secret_key_and_deals(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'arena.db'}"
-    entries = [EntrySpec(p, policy=p) for p in ["ev", "threshold:21", "random", "threshold:25"]]
+    entries = [EntrySpec(p, Policy(p)) for p in ["ev", "threshold:21", "random", "threshold:25"]]
     ids = []
     for _ in range(2):
         cfg = TournamentConfig(format="swiss", entries=entries, seats=4, rounds=1, games=2)
@@ -159,7 +160,7 @@ def test_each_event_without_a_seed_gets_its_own_secret_key_and_deals(tmp_path: P
 
 def test_a_seeded_event_is_reproducible_and_stores_no_secret(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'arena.db'}"
-    entries = [EntrySpec(p, policy=p) for p in ["ev", "threshold:21", "random", "threshold:25"]]
+    entries = [EntrySpec(p, Policy(p)) for p in ["ev", "threshold:21", "random", "threshold:25"]]
     games = []
     for _ in range(2):
         cfg = TournamentConfig(format="swiss", entries=entries, seats=4, rounds=2, games=2, seed=8)
@@ -199,7 +200,7 @@ def test_a_revealed_game_seed_and_the_bot_seeds_are_independent_outputs() -> Non
 
 def test_the_report_hides_the_key_until_the_event_is_over(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'arena.db'}"
-    entries = [EntrySpec(p, policy=p) for p in ["ev", "threshold:21", "random", "threshold:25"]]
+    entries = [EntrySpec(p, Policy(p)) for p in ["ev", "threshold:21", "random", "threshold:25"]]
     cfg = TournamentConfig(format="swiss", entries=entries, seats=4, rounds=1, games=2)
     tid = create_tournament(cfg, url)
     with Session(get_engine(url)) as s:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from clikit import EX, files, one_line_error
 
+from arena.bots import Policy
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
 
 READERS = {
@@ -62,7 +63,7 @@ def test_an_unknown_id_or_name_is_an_error_and_creates_nothing(
 
 
 def test_an_unknown_tournament_is_an_error_on_an_existing_database(db_url: str, cli) -> None:
-    entries = [EntrySpec(p, policy=p) for p in ("ev", "random")]
+    entries = [EntrySpec(p, Policy(p)) for p in ("ev", "random")]
     tid = create_tournament(TournamentConfig(format="swiss", entries=entries, rounds=1), db_url)
     asyncio.run(run_tournament(db_url, tid))
     assert "no tournament with id 999" in one_line_error(

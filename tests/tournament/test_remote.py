@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sqlmodel import Session, create_engine, select
 
+from arena.bots import Policy, Remote
 from arena.registry import add_bot
 from arena.store.models import BotVersion, Game
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
@@ -33,8 +34,8 @@ def test_a_remote_bot_plays_every_match_of_a_tournament_over_tcp(db_url: str) ->
         stored = s.exec(select(BotVersion)).one()
         assert stored.token_hash and added.token not in stored.token_hash
     port = free_port()
-    entries = [EntrySpec("far", remote=True, bot_version_id=added.version.id)]
-    entries += [EntrySpec(p, policy=p) for p in ("ev", "threshold:23", "random")]
+    entries = [EntrySpec("far", Remote(), bot_version_id=added.version.id)]
+    entries += [EntrySpec(p, Policy(p)) for p in ("ev", "threshold:23", "random")]
     tid = create_tournament(
         TournamentConfig(format="swiss", entries=entries, seats=4, rounds=2, games=2, seed=5),
         db_url,

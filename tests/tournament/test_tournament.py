@@ -14,6 +14,7 @@ from pathlib import Path
 
 from sqlmodel import Session, create_engine, select
 
+from arena.bots import Policy
 from arena.standings import placement_points
 from arena.store.db import get_engine
 from arena.store.models import Game, Match, Round
@@ -25,7 +26,7 @@ POLICIES = ["ev", "threshold:27", "threshold:23", "threshold:18", "threshold:13"
 
 
 def builtin_config(fmt: str = "swiss", **kw) -> TournamentConfig:  # type: ignore[no-untyped-def]
-    entries = [EntrySpec(f"{p}", policy=p) for p in POLICIES]
+    entries = [EntrySpec(f"{p}", Policy(p)) for p in POLICIES]
     base = dict(format=fmt, entries=entries, seats=4, rounds=3, games=2, seed=9)
     base.update(kw)
     return TournamentConfig(**base)  # type: ignore[arg-type]

@@ -1,0 +1,187 @@
+"""The match runner: ``run_match(MatchSpec) -> MatchResult``.
+
+It serves the bots through a gateway (its own private Unix socket unless given one),
+starts them (:class:`~arena.match.lineup.Lineup`), plays the games
+(:class:`~arena.match.referee.Referee`) and returns plain results. It touches no
+database, so matches can run in worker processes or on other machines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from arena import limits
+from arena.faults import BotGone, Fault, FaultKind
+from arena.gateway.link import BotLink
+from arena.gateway.server import Gateway
+from arena.match.lineup import Lineup
+from arena.match.referee import Referee
+from arena.match.spec import GameRecord, MatchResult, MatchSpec
+from arena.protocol.convert import ruleset_pb
+from arena.status import GameStatus
+from engine import get_ruleset
+
+log = logging.getLogger("arena.match")
+
+
+class MatchRunner:
+    """Runs one MatchSpec. Use :func:`run_match` unless you share a gateway.
+
+    Games are played as a bounded stream: a fixed pool of ``concurrency`` workers takes
+    game indices in turn, so no more than that many games exist at once however many are
+    asked for. A game also waits for a slot on each of its bots' links, so a bot never has
+    more games in flight than its hello's ``max_concurrent_games`` (0 = no limit), even when
+    one link serves several matches.
+    """
+
+    def __init__(
+        self,
+        spec: MatchSpec,
+        gateway: Gateway | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        games_semaphore: asyncio.Semaphore | None = None,
+        shared_links: dict[str, BotLink] | None = None,
+        on_link: Callable[[BotLink], None] | None = None,
+    ) -> None:
+        """``games_semaphore`` bounds games at once across several matches (tournaments);
+        ``shared_links`` are links of remote bots that live longer than this match (by bot
+        name): they are used as they are and not closed at the end; ``on_link`` sees every
+        link this match registers."""
+        limits.check_table_seats(spec.seats, exc=ValueError)
+        names = [b.name for b in spec.bots]
+        if len(set(names)) != len(names):
+            raise ValueError("bot names in a match must be unique")
+        self.spec = spec
+        self.gateway = gateway
+        self.progress = progress
+        self.rules = get_ruleset(spec.variant, brutal=spec.brutal, target_score=spec.target_score)
+        self.referee = Referee(spec, self.rules, ruleset_pb(self.rules))
+        self.match_id = spec.match_id or uuid.uuid4().hex[:12]
+        self.done = 0
+        self.games_semaphore = games_semaphore
+        self.shared_links = shared_links or {}
+        self.on_link = on_link
+        self.lineup: Lineup | None = None
+
+    @property
+    def links(self) -> list[BotLink | None]:
+        return self.lineup.links if self.lineup is not None else [None] * self.spec.seats
+
+    async def run(self) -> MatchResult:
+        t0 = time.perf_counter()
+        own_gateway = self.gateway is None
+        tmp: tempfile.TemporaryDirectory[str] | None = None
+        if own_gateway:
+            tmp = tempfile.TemporaryDirectory(prefix="arena-")
+            os.chmod(tmp.name, 0o711)  # container bots (another uid) reach the socket inside
+            self.gateway = Gateway(
+                tcp=None,
+                unix=Path(tmp.name) / "arena.sock",
+                reconnect_grace=self.spec.faults.reconnect_grace,
+            )
+            await self.gateway.start()
+        assert self.gateway is not None
+        lineup = self.lineup = Lineup(
+            self.spec, self.gateway, self.match_id, self.shared_links, self.on_link
+        )
+        try:
+            await lineup.start()
+            t_ready = time.perf_counter()
+            sem = self.games_semaphore or asyncio.Semaphore(max(1, self.spec.concurrency))
+            records: list[GameRecord] = []
+            indices = iter(range(self.spec.games))  # shared: each index goes to one worker
+
+            async def worker() -> None:
+                for i in indices:
+                    records.append(await self._play_when_free(i, sem))
+                    self.done += 1
+                    if self.progress is not None:
+                        self.progress(self.done, self.spec.games)
+
+            n_workers = max(1, min(self.spec.concurrency, self.spec.games))
+            await _all_or_none([worker() for _ in range(n_workers)])
+            records.sort(key=lambda r: r.index)
+            play_seconds = time.perf_counter() - t_ready
+        finally:
+            logs = await lineup.stop()
+            if own_gateway:
+                await self.gateway.stop()
+                if tmp is not None:
+                    tmp.cleanup()
+        latencies: list[float] = []
+        for link in lineup.links:
+            if link is not None:
+                latencies.extend(link.stats.latencies)
+        return MatchResult(
+            self.spec, records, time.perf_counter() - t0, logs, latencies, play_seconds
+        )
+
+    async def _play_when_free(self, index: int, sem: asyncio.Semaphore) -> GameRecord:
+        """Play game ``index`` once each of its bots' links has a free game slot and the
+        arena has room for one more game. Link slots are taken first, in a fixed order, and
+        the arena's slot last, so that games waiting for a busy bot hold nothing others need."""
+        links = sorted(
+            {id(lk): lk for lk in self.links if lk is not None}.values(), key=lambda lk: lk.order
+        )
+        taken: list[BotLink] = []
+        try:
+            for lk in links:
+                await lk.games.acquire()
+                taken.append(lk)
+            async with sem:
+                return await self._play(index)
+        finally:
+            for lk in taken:
+                lk.games.release()
+
+    async def _play(self, index: int) -> GameRecord:
+        spec = self.spec
+        seating = spec.seating(index)
+        game_id = f"{self.match_id}-{index}"
+        rec = GameRecord(
+            index, game_id, spec.game_seed(index), [spec.bots[b].name for b in seating]
+        )
+        try:
+            await self.referee.play(rec, seating, [self.links[b] for b in range(spec.seats)])
+        except BotGone as e:  # a link the arena itself could not serve (INFRA)
+            log.warning("game %s void: %s", game_id, e.detail)
+            rec.status = GameStatus.VOID
+            rec.faults.append(Fault(FaultKind.INFRA, None, None, e.detail))
+        except Exception as e:  # the arena's own failure: void the game, blame nobody
+            log.exception("game %s failed", game_id)
+            rec.status = GameStatus.VOID
+            rec.faults.append(Fault(FaultKind.INFRA, None, None, f"{type(e).__name__}: {e}"))
+        return rec
+
+
+async def _all_or_none(coros: list[Any]) -> None:
+    """Run ``coros`` as tasks until all are done; if one fails (or this is cancelled),
+    cancel the others, wait for them, and raise that failure as it is."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    for t in done:
+        if not t.cancelled() and t.exception() is not None:
+            raise t.exception()  # type: ignore[misc]
+
+
+async def run_match(
+    spec: MatchSpec,
+    gateway: Gateway | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_link: Callable[[BotLink], None] | None = None,
+) -> MatchResult:
+    """Play a match; starts a private Unix-socket gateway unless one is given."""
+    return await MatchRunner(spec, gateway, progress, on_link=on_link).run()

@@ -1,0 +1,159 @@
+"""What a match is and what it gives back: plain data, so that it can travel to a worker.
+
+``MatchSpec`` (one table of bots, how many games, the deal seed, the rules and the fault
+policy) goes in; ``MatchResult`` (one ``GameRecord`` per game, the bots' logs) comes out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.bots import BotSource, Remote
+from arena.faults import Fault, FaultPolicy
+from arena.seeds import bot_seed, fresh_match_seed, game_seed
+from arena.status import GameStatus
+
+
+@dataclass
+class BotEntry:
+    """One seat-holder: its name at the table and where it runs from (``arena.bots``).
+
+    ``token`` fixes the bot's token (a remote bot must be given one unless its link is
+    shared by the caller; a started bot gets a random one otherwise).
+    """
+
+    name: str
+    source: BotSource
+    token: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.source, Remote) and not (self.token or self.source.token_hash):
+            raise ValueError(f"remote bot {self.name!r} needs a token")
+
+
+@dataclass
+class MatchSpec:
+    bots: list[BotEntry]  # one per seat
+    games: int = 1
+    # the match's deal seed: every game's deal and bot seed derive from it with a keyed
+    # function (arena.seeds). None: a fresh secret, so nobody can predict a card; give a
+    # number only for a reproducible run (anyone who knows it can predict every deal).
+    seed: int | None = None
+    variant: str = "base"
+    brutal: bool = False
+    target_score: int = 200
+    rotate: bool = True  # game i seats bot (s + i) % n at seat s
+    concurrency: int = 16
+    faults: FaultPolicy = field(default_factory=FaultPolicy)
+    match_id: str = ""
+    record_latency: bool = False
+    # scripted games (compliance checks, tests): game i draws stacks[i] first
+    stacks: list[list[str]] | None = None
+    single_round: bool = False
+    # resource limits for container bots (runtime/docker.py ContainerLimits; None: defaults)
+    container_limits: Any = None
+    # resource limits for process bots (runtime/sandbox.py ProcessLimits; None: defaults)
+    process_limits: Any = None
+
+    def __post_init__(self) -> None:
+        if self.seed is None:
+            self.seed = fresh_match_seed()
+
+    @property
+    def seats(self) -> int:
+        return len(self.bots)
+
+    def seating(self, index: int) -> list[int]:
+        """Which bot (index into ``bots``) sits at each seat in game ``index``."""
+        n = self.seats
+        shift = index % n if self.rotate else 0
+        return [(s + shift) % n for s in range(n)]
+
+    def game_seed(self, index: int) -> int:
+        """The deal of game ``index``."""
+        assert self.seed is not None
+        return game_seed(self.seed, index)
+
+    def bot_seed(self, index: int, seat: int) -> int:
+        """The seed for the randomness of the bot at ``seat`` in game ``index``."""
+        assert self.seed is not None
+        return bot_seed(self.seed, index, seat)
+
+
+@dataclass
+class GameRecord:
+    index: int
+    game_id: str
+    seed: int
+    seating: list[str]  # bot name at each seat
+    status: GameStatus = GameStatus.COMPLETED
+    ranks: list[int] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    rounds: int = 0
+    decisions: int = 0
+    choices: list[int] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    asked: list[tuple[int, str]] = field(default_factory=list)  # (seat, kind) sent to bots
+
+    def as_dict(self, events: bool = True) -> dict[str, Any]:
+        d = {
+            "index": self.index,
+            "game_id": self.game_id,
+            "seed": self.seed,
+            "seating": self.seating,
+            "status": str(self.status),
+            "ranks": self.ranks,
+            "totals": self.totals,
+            "winners": self.winners,
+            "rounds": self.rounds,
+            "decisions": self.decisions,
+            "faults": [f.as_dict() for f in self.faults],
+        }
+        if events:
+            d["events"] = self.events
+        return d
+
+
+@dataclass
+class MatchResult:
+    spec: MatchSpec
+    games: list[GameRecord]
+    seconds: float
+    logs: dict[str, str] = field(default_factory=dict)  # bot name -> captured output
+    latencies: list[float] = field(default_factory=list)
+    play_seconds: float = 0.0  # from every bot being ready to the last game's end
+
+    @property
+    def decisions(self) -> int:
+        return sum(g.decisions for g in self.games)
+
+    def seat_summary(self) -> list[dict[str, Any]]:
+        """Per bot: wins (shared wins split), mean total, faults by kind."""
+        rows = []
+        for entry in self.spec.bots:
+            wins = 0.0
+            totals = []
+            faults: dict[str, int] = {}
+            for g in self.games:
+                for seat, name in enumerate(g.seating):
+                    if name != entry.name:
+                        continue
+                    if g.status == GameStatus.COMPLETED:
+                        totals.append(g.totals[seat])
+                        if seat in g.winners:
+                            wins += 1 / len(g.winners)
+                    for f in g.faults:
+                        if f.seat == seat:
+                            faults[str(f.kind)] = faults.get(str(f.kind), 0) + 1
+            rows.append(
+                {
+                    "bot": entry.name,
+                    "wins": round(wins, 4),
+                    "mean_total": round(sum(totals) / len(totals), 3) if totals else 0.0,
+                    "faults": faults,
+                }
+            )
+        return rows
