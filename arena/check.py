@@ -224,6 +224,14 @@ def _judge(
             illegal[0] if illegal else f"{answered} legal answers",
         )
     )
+    errors = _faults(everything, FaultKind.BOT_ERROR)
+    checks.append(
+        Check(
+            "its code does not fail",
+            not errors and answered > 0,
+            f"{len(errors)} error(s), first: {errors[0]}" if errors else "no error reported",
+        )
+    )
     kinds: Counter[str] = Counter()
     for r in everything:
         for g in r.games:

@@ -17,6 +17,7 @@ class FaultKind(StrEnum):
     DISCONNECT = "DISCONNECT"  # the stream dropped and did not come back in time
     INIT_FAIL = "INIT_FAIL"  # never connected, or a bad hello
     INFRA = "INFRA"  # the arena's own failure: the game is void
+    BOT_ERROR = "BOT_ERROR"  # the bot's own code failed to choose (it said so: Answer.error)
 
 
 @dataclass
@@ -71,3 +72,7 @@ class BotGone(Exception):
 
 class IllegalAnswer(Exception):
     """The bot answered with something that is not a legal option."""
+
+
+class BotError(Exception):
+    """The bot reported that its own code failed to choose (``Answer.error``)."""

@@ -17,7 +17,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.faults import BotGone, FaultKind, IllegalAnswer
+from arena.faults import BotError, BotGone, FaultKind, IllegalAnswer
 from arena.protocol import messages, pb
 
 
@@ -81,6 +81,8 @@ class Pending:
 
 # answers a stream may send beyond one per request it was sent before it counts as a flood
 FLOOD_ALLOWANCE = 32
+# characters of a bot's own error report (Answer.error) that are kept
+ERROR_CHARS = 1000
 # round-trip samples a link keeps (a uniform sample of all of them past this many)
 LATENCY_SAMPLES = 65536
 
@@ -374,7 +376,9 @@ class BotLink:
         self.stats.answers += 1
         if self.record_latency:
             self.stats.add_latency(time.perf_counter() - p.sent_at)
-        if answer.option_index >= p.n_options:
+        if answer.error:
+            p.future.set_exception(BotError(" ".join(answer.error.split())[:ERROR_CHARS]))
+        elif answer.option_index >= p.n_options:
             p.future.set_exception(
                 IllegalAnswer(f"option {answer.option_index} of {p.n_options} options")
             )

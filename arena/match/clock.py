@@ -6,7 +6,8 @@ tested in milliseconds against a scripted fake link (tests/match/test_seat_clock
 
 The policy (docs/architecture.md, "Fault policy"): each decision may take the deadline plus
 what is left of the seat's time bank; time past the deadline is taken from the bank. A
-timeout (the bank is then empty) or an illegal answer is a strike and plays the safe
+timeout (the bank is then empty), an illegal answer or an error the bot reports from its
+own code is a strike and plays the safe
 default; after ``max_strikes`` strikes, or at once when the bot is gone (crash, lost
 stream past the reconnect grace of its link, failed start), the seat forfeits: it plays
 the default for the rest of the game and ranks last. A failure of the arena's own (INFRA)
@@ -20,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from arena.faults import BotGone, Fault, FaultKind, FaultPolicy, IllegalAnswer
+from arena.faults import BotError, BotGone, Fault, FaultKind, FaultPolicy, IllegalAnswer
 from engine import STAY, Decision
 
 
@@ -111,6 +112,10 @@ class SeatClock:
         except IllegalAnswer as e:
             self.spend(self.now() - t0)
             return Verdict(default_option(d), self.strike(FaultKind.ILLEGAL, f"{d.kind}: {e}", rnd))
+        except BotError as e:
+            self.spend(self.now() - t0)
+            detail = f"{d.kind}: the bot's code failed: {e}"
+            return Verdict(default_option(d), self.strike(FaultKind.BOT_ERROR, detail, rnd))
         except BotGone as e:
             if e.kind == FaultKind.INFRA:
                 raise  # the arena's failure, not the bot's: the game is void

@@ -42,6 +42,7 @@ class FaultKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DISCONNECT: _ClassVar[FaultKind]
     INIT_FAIL: _ClassVar[FaultKind]
     INFRA: _ClassVar[FaultKind]
+    BOT_ERROR: _ClassVar[FaultKind]
 DECISION_KIND_UNSPECIFIED: DecisionKind
 HIT_OR_STAY: DecisionKind
 CHOOSE_TARGET: DecisionKind
@@ -66,6 +67,7 @@ CRASH: FaultKind
 DISCONNECT: FaultKind
 INIT_FAIL: FaultKind
 INFRA: FaultKind
+BOT_ERROR: FaultKind
 
 class BotMessage(_message.Message):
     __slots__ = ("hello", "answer")
@@ -92,12 +94,14 @@ class Hello(_message.Message):
     def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_concurrent_games: _Optional[int] = ..., bot_version: _Optional[str] = ..., want_forced: _Optional[bool] = ...) -> None: ...
 
 class Answer(_message.Message):
-    __slots__ = ("request_id", "option_index")
+    __slots__ = ("request_id", "option_index", "error")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     OPTION_INDEX_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     option_index: int
-    def __init__(self, request_id: _Optional[int] = ..., option_index: _Optional[int] = ...) -> None: ...
+    error: str
+    def __init__(self, request_id: _Optional[int] = ..., option_index: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...
 
 class ArenaMessage(_message.Message):
     __slots__ = ("welcome", "game_start", "request", "game_end", "error", "goodbye")

@@ -23,8 +23,10 @@ import asyncio
 import contextlib
 import gc
 import logging
+import operator
 import os
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -272,10 +274,12 @@ class Client:
                     break
                 which = msg.WhichOneof("msg")
                 if which == "request":
-                    index = self._answer(msg.request)
+                    index, error = self._answer(msg.request)
                     await call.write(
                         pb.BotMessage(
-                            answer=pb.Answer(request_id=msg.request.request_id, option_index=index)
+                            answer=pb.Answer(
+                                request_id=msg.request.request_id, option_index=index, error=error
+                            )
                         )
                     )
                 elif which == "game_start":
@@ -314,17 +318,32 @@ class Client:
         self.games[gs.game_id] = info
         self.bot.game_started(info)
 
-    def _answer(self, r: pb.DecisionRequest) -> int:
+    def _answer(self, r: pb.DecisionRequest) -> tuple[int, str]:
+        """The bot's choice, or (0, what went wrong): an exception in ``choose`` or an index
+        that is not one of the options is the bot's fault, and the arena is told so (it
+        records a BOT_ERROR strike with the message and plays the safe default)."""
         req = Request(r, self.games.get(r.game_id))
         try:
-            index = int(self.bot.choose(req))
-        except Exception:
-            log.exception("choose() failed; answering option 0")
-            index = 0
+            index = operator.index(self.bot.choose(req))
+        except Exception as e:
+            log.exception("choose() failed on a %s request", req.kind)
+            return 0, _describe(e)
         if not 0 <= index < len(req.options):
-            log.warning("choose() returned %r for %d options; answering 0", index, len(req.options))
-            index = 0
-        return index
+            error = f"choose() returned {index!r} for {len(req.options)} options"
+            log.error("%s", error)
+            return 0, error
+        return index, ""
+
+
+def _describe(e: BaseException) -> str:
+    """``ValueError: bad card (bot.py:42)``: the exception and where the bot's code raised it."""
+    where = ""
+    frames = traceback.extract_tb(e.__traceback__)
+    if frames:
+        last = frames[-1]
+        where = f" ({os.path.basename(last.filename)}:{last.lineno})"
+    text = str(e) or repr(e)
+    return f"{type(e).__name__}: {text}{where}"
 
 
 def run(
@@ -343,7 +362,7 @@ def run(
     or the function's name, names it). ``address`` and ``token`` default to ARENA_ADDRESS
     and ARENA_TOKEN from the environment; without them the process exits with a message.
     ``max_concurrent_games`` is announced in the hello as the most games the bot wants at
-    once (0: any number; the arena records it but does not act on it today);
+    once (0: any number; the arena never has more of its games in flight);
     ``want_forced`` asks for decisions with a single legal option too (they are applied
     for the bot otherwise); a dropped stream is reconnected for up to ``reconnect_for``
     seconds. ARENA_LOG sets the SDK's log level (default WARNING; logs go to stderr).

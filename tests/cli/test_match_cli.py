@@ -115,7 +115,7 @@ def test_bot_check_fails_a_bot_that_answers_illegally(tmp_path: Path) -> None:
     bad.write_text(
         "from arena.sdk import Bot, run\n"
         "from arena.sdk.client import Client\n"
-        "Client._answer = lambda self, r: 999\n"  # always an out-of-range option
+        "Client._answer = lambda self, r: (999, '')\n"  # always an out-of-range option
         "class B(Bot):\n    def choose(self, req):\n        return 0\n"
         "run(B(), name='bad')\n"
     )
@@ -124,3 +124,15 @@ def test_bot_check_fails_a_bot_that_answers_illegally(tmp_path: Path) -> None:
     checks = {c["name"]: c for c in json.loads(r.stdout)["checks"]}
     assert checks["answers legally"]["ok"] is False
     assert "option 999" in checks["answers legally"]["detail"]
+
+
+def test_bot_check_fails_a_bot_whose_code_raises() -> None:
+    """An exception in choose() is the bot's fault: the check names it (the SDK used to
+    answer 0 in its place and the bot passed)."""
+    bot = ROOT / "tests" / "bots" / "raises_later.py"
+    r = arena("bot", "check", f"python {bot}", "--json")
+    assert r.returncode == 1, r.stdout + r.stderr
+    checks = {c["name"]: c for c in json.loads(r.stdout)["checks"]}
+    assert checks["its code does not fail"]["ok"] is False
+    assert "ValueError: no idea what to do in round" in checks["its code does not fail"]["detail"]
+    assert checks["answers legally"]["ok"] is True

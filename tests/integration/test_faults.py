@@ -289,6 +289,25 @@ def test_fault_illegal_option_index_is_recorded_as_illegal_and_forfeits_after_th
             assert f"option {n} of {n} options" in f.detail, f.detail  # one past the last
 
 
+def test_fault_an_exception_in_the_bots_code_is_a_bot_error_with_its_message(
+    sock_dir: Path,
+) -> None:
+    """The SDK does not hide a bot's bug: from round 3 on its choose() raises; every such
+    decision is a BOT_ERROR strike naming the exception and where it was raised, and the
+    seat forfeits after three."""
+    result = play(spec_with(broken("buggy", "raises_later.py"), games=2), sock_dir)
+    assert_games_completed(result, "buggy")
+    for g in result.games:
+        mine = faults_of(g, "buggy")
+        assert mine, "the bug reached round 3"
+        assert_strikes_then_forfeit(g, "buggy", "BOT_ERROR", POLICY.max_strikes)
+        for f in mine:
+            assert f.round >= 3
+            assert "ValueError: no idea what to do in round" in f.detail, f.detail
+            assert "(raises_later.py:" in f.detail, f.detail
+    assert "Traceback" in result.logs["buggy"]  # and the traceback is in the bot's log
+
+
 def test_fault_wrong_request_id_is_recorded_as_illegal_and_forfeits(sock_dir: Path) -> None:
     result = play(spec_with(broken("confused", "wrong_request_id.py")), sock_dir)
     assert_games_completed(result, "confused")
