@@ -53,6 +53,9 @@ DECISION_KINDS = (
 
 HIT = "HIT"
 STAY = "STAY"
+# how a card handed out by a pass round the table is recorded (event kinds)
+DEAL = "deal"
+DRAW = "draw"
 HIT_STAY = (HIT, STAY)
 HIT_ONLY = (HIT,)
 
@@ -69,6 +72,10 @@ class IllegalChoice(ValueError):
 
 class GameOver(RuntimeError):
     """A step was attempted on a finished game."""
+
+
+class CardNotInLimbo(LookupError):
+    """A flow tried to move a card out of limbo that is not there (an engine bug)."""
 
 
 class Decision:
@@ -288,7 +295,7 @@ class Game:
     def give(self, seat: int, card: Card) -> Flow | None:
         """Deliver a drawn card to a seat; returns the card's flow if it needs decisions."""
         if self.record_events:
-            self.events.append(("draw", seat, card.label))
+            self.events.append((DRAW, seat, card.label))
         return card.receive(self, seat, card)
 
     def hit(self, seat: int) -> Flow:
@@ -334,19 +341,25 @@ class Game:
         self.ev(("flip7", seat))
 
     def to_discard(self, card: Card, reason: str) -> None:
-        """Discard a card that is in limbo (set aside or being resolved) or just drawn."""
-        try:
-            self.limbo.remove(card)
-        except ValueError:
-            pass
+        """Discard a card that is in limbo (set aside or being resolved), with an event.
+
+        Raises :class:`CardNotInLimbo` if it is not there: every card is in exactly one
+        place, so a card that is not where a flow says it is means an engine bug."""
+        self._from_limbo(card)
         self.discard.append(card)
         self.ev(("discard", card.label, reason))
 
     def retire(self, card: Card) -> None:
-        """A resolved action card goes to the discard pile (B3), unless the round ended."""
-        if card in self.limbo:
+        """A resolved action card goes from limbo to the discard pile (B3), also when the
+        round ended while it resolved (the rest of the table follows at the round's end)."""
+        self._from_limbo(card)
+        self.discard.append(card)
+
+    def _from_limbo(self, card: Card) -> None:
+        try:
             self.limbo.remove(card)
-            self.discard.append(card)
+        except ValueError:
+            raise CardNotInLimbo(f"{card!r} is not set aside or being resolved") from None
 
     def can_stay(self, p: Player) -> bool:
         if not (p.numbers or p.modifiers or p.extras):
@@ -391,7 +404,7 @@ class Game:
         self.round += 1
         n = self.n
         dealer = self.dealer
-        self.order = order = [(dealer + 1 + i) % n for i in range(n)]
+        self.order = [(dealer + 1 + i) % n for i in range(n)]
         players = self.players
         for p in players:
             p.reset()
@@ -399,18 +412,32 @@ class Game:
         self.round_over = False
         self.flip7_seat = None
         self.bonus_declined = False
-        record = self.record_events
-        events = self.events
-        if record:
-            events.append(("round_start", self.round, dealer))
-        # X5: the initial deal, actions resolved at once
-        for seat in order:
+        if self.record_events:
+            self.events.append(("round_start", self.round, dealer))
+        yield from self._pass(DEAL)  # X5: the initial deal, actions resolved at once
+        while not self.round_over and self.n_active:  # X6: turns until nobody is active
+            yield from self._pass(DRAW)  # or someone flips 7 (X8)
+        # Brutal: the Flip 7 player may choose a penalty instead of the bonus (V8)
+        if self.flip7_seat is not None and self.ruleset.brutal:
+            yield from self._brutal_flip7(self.flip7_seat)
+
+    def _pass(self, kind: str) -> Flow:
+        """One pass round the table in turn order: the one place where a seat is offered
+        HIT or STAY, draws, has the draw recorded and receives the card.
+
+        ``kind`` is DEAL for the initial deal (X5: a seat with an empty line is dealt
+        without being asked; one who already holds cards is asked) or DRAW for a turn
+        (X6: every active seat is asked; STAY only with a non-empty line). A card that
+        cannot be drawn (X4) makes the seat stay."""
+        players = self.players
+        ask_all = kind == DRAW
+        for seat in self.order:
             if self.round_over:
-                break
+                return
             p = players[seat]
             if p.status is not ACTIVE:
                 continue
-            if p.numbers or p.modifiers or p.extras:
+            if ask_all or p.numbers or p.modifiers or p.extras:
                 opts = HIT_STAY if self.can_stay(p) else HIT_ONLY
                 if (yield Decision(HIT_OR_STAY, seat, opts, None)) == 1:
                     self.stay(seat)
@@ -419,35 +446,11 @@ class Game:
             if card is None:
                 self.stay(seat)
                 continue
-            if record:
-                events.append(("deal", seat, card.label))
+            if self.record_events:
+                self.events.append((kind, seat, card.label))
             flow = card.receive(self, seat, card)
             if flow is not None:
                 yield from flow
-        # X6: turns until nobody is active or someone flips 7
-        while not self.round_over and self.n_active:
-            for seat in order:
-                if self.round_over:
-                    break
-                p = players[seat]
-                if p.status is not ACTIVE:
-                    continue
-                opts = HIT_STAY if self.can_stay(p) else HIT_ONLY
-                if (yield Decision(HIT_OR_STAY, seat, opts, None)) == 1:
-                    self.stay(seat)
-                    continue
-                card = self.draw()
-                if card is None:
-                    self.stay(seat)
-                    continue
-                if record:
-                    events.append(("draw", seat, card.label))
-                flow = card.receive(self, seat, card)
-                if flow is not None:
-                    yield from flow
-        # Brutal: the Flip 7 player may choose a penalty instead of the bonus (V8)
-        if self.flip7_seat is not None and self.ruleset.brutal:
-            yield from self._brutal_flip7(self.flip7_seat)
 
     def _brutal_flip7(self, seat: int) -> Flow:
         others = [s for s in self.order if s != seat]

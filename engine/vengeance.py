@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.base import receive_targeted
+from engine.base import DrawSequence, discard_all, receive_targeted
 from engine.cards import ACTION, MODIFIER, NUMBER, Card, CardType
 from engine.game import (
     ACTIVE,
@@ -113,36 +113,25 @@ def apply_just_one_more(g: Game, chooser: int, target: int, card: Card) -> Flow:
         g.stay(target)
 
 
-def apply_flip_four(g: Game, chooser: int, target: int, card: Card) -> Flow:
-    """Up to four draws; actions and modifiers are set aside, then resolved by the target."""
+def resolve_in_order(g: Game, target: int, aside: list[Card]) -> Flow:
+    """V7 Flip Four!: the target resolves the set-aside cards in the order drawn, as if just
+    received; if the target busts while resolving them, the rest are discarded."""
     tp = g.players[target]
-    aside: list[Card] = []
-    for _ in range(4):
-        if g.round_over or tp.status is BUSTED:
-            break
-        c = g.draw()
-        if c is None:
-            break
-        if "flip_four" in c.type.sets_aside_in:
-            aside.append(c)
-            g.limbo.append(c)
-            g.ev(("set_aside", target, c.label))
-            continue
-        flow = g.give(target, c)
-        if flow is not None:
-            yield from flow
     for i, c in enumerate(aside):
         if g.round_over:
             return  # X8: discarded with the rest of the table
         if tp.status is BUSTED:
-            for rest in aside[i:]:
-                g.to_discard(rest, "bust")
+            discard_all(g, aside[i:], "bust")
             return
         g.limbo.remove(c)
         g.ev(("resolve", target, c.label))
         flow = c.receive(g, target, c)
         if flow is not None:
             yield from flow
+
+
+# V7: up to four draws; actions and modifiers are set aside, then resolved by the target
+apply_flip_four = DrawSequence("flip_four", 4, resolve_in_order)
 
 
 def _face_up(g: Game, seats: list[int]) -> list[tuple[int, Card]]:
