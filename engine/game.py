@@ -17,7 +17,7 @@ The driver loop is::
 from __future__ import annotations
 
 import random
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import ACTION, MODIFIER, NUMBER, Card, CardType
@@ -58,6 +58,16 @@ DEAL = "deal"
 DRAW = "draw"
 HIT_STAY = (HIT, STAY)
 HIT_ONLY = (HIT,)
+
+# where a card can be (Game.card_locations)
+DECK = "deck"
+DISCARD_PILE = "discard"
+LIMBO = "limbo"
+BOX = "box"
+NUMBERS = "numbers"
+MODIFIERS = "modifiers"
+EXTRAS = "extras"
+PILES = (DECK, DISCARD_PILE, LIMBO, BOX, NUMBERS, MODIFIERS, EXTRAS)
 
 MAX_SEATS = 18
 FLIP7_CARDS = 7
@@ -138,6 +148,19 @@ class Player:
     def line(self) -> list[Card]:
         return self.numbers + self.modifiers + self.extras
 
+    def copy_from(self, other: Player) -> None:
+        """Take over another player's state (own lists, shared cards)."""
+        self.numbers = other.numbers[:]
+        self.modifiers = other.modifiers[:]
+        self.extras = other.extras[:]
+        self.status = other.status
+        self.flip7 = other.flip7
+        self.sum = other.sum
+        self.ranks = set(other.ranks)
+        self.total = other.total
+        self.round_score = other.round_score
+        self.penalty = other.penalty
+
     def add_number(self, card: Card) -> None:
         self.numbers.append(card)
         self.sum += card.value
@@ -185,13 +208,33 @@ class Game:
         single_round: bool = False,
         record_events: bool = True,
     ) -> None:
+        self._setup(ruleset, seats, seed, single_round, record_events, random.Random(seed))
+        self.deck = self._build_deck(stack, deck)
+        if deck is None:  # the whole deck: its counts are the ruleset's
+            self.deck_count = {t: n for t, n in ruleset.deck if n}
+        else:
+            self._count_deck()
+        self._start()
+
+    def _setup(
+        self,
+        ruleset: Ruleset,
+        seats: int,
+        seed: int,
+        single_round: bool,
+        record_events: bool,
+        rng: random.Random | None,
+    ) -> None:
+        """Everything but the deck, before the first round."""
         if not 1 <= seats <= MAX_SEATS:
             raise ValueError(f"seats must be between 1 and {MAX_SEATS}, got {seats}")
         self.ruleset = ruleset
         self.n = seats
         self.seed = seed
         self.single_round = single_round
-        self.rng = random.Random(seed)
+        # the random source (X4: the first shuffle and every reshuffle), see the rng property
+        self._rng = rng
+        self._rng_state: tuple[Any, ...] | None = None
         self.players = [Player(i) for i in range(seats)]
         self.events: list[tuple[Any, ...]] = []
         self.record_events = record_events
@@ -199,9 +242,8 @@ class Game:
         self.box: list[Card] = []
         self.discard: list[Card] = []
         self.limbo: list[Card] = []  # set aside or being resolved
-        self.deck = self._build_deck(stack, deck)
+        self.deck: list[Card] = []
         self.deck_count: dict[CardType, int] = {}
-        self._count_deck()
         self.round = 0
         self.dealer = 0
         self.order: list[int] = []
@@ -214,8 +256,35 @@ class Game:
         self.ranks: tuple[int, ...] = ()
         self.over = False
         self.decision: Decision | None = None
+        # the current round's start (deck, discard, number of choices) and the decks that
+        # its reshuffles made: enough to replay the round (clone)
+        self._round_start: tuple[list[Card], list[Card], int] = ([], [], 0)
+        self._round_decks: list[list[Card]] = []
+        # scripted reshuffles, oldest first: each turns the discard pile into the new deck
+        self._reorders: list[Callable[[list[Card]], list[Card]]] = []
+
+    def _start(self) -> None:
         self._gen = self._play()
         self._advance(None)
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random source. A clone shares its original's state until it needs it
+        (a snapshot of the state, taken once and reused while the original does not draw
+        from it); a determinized game seeds its own lazily from its seed."""
+        r = self._rng
+        if r is None:
+            r = random.Random(self.seed)
+            if self._rng_state is not None:
+                r.setstate(self._rng_state)
+            self._rng = r
+        self._rng_state = None  # the caller may draw from it: any snapshot becomes stale
+        return r
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_state = None
 
     # ------------------------------------------------------------------ setup
     def _build_deck(self, stack: Iterable[str] | None, exact: Iterable[str] | None) -> list[Card]:
@@ -231,10 +300,12 @@ class Game:
         return cards + top[::-1]
 
     def _count_deck(self) -> None:
-        dc: dict[CardType, int] = {}
+        """Count the draw pile by type, keyed in the ruleset's type order: the keys' order
+        must not depend on the order of the pile (X10)."""
+        counts = dict.fromkeys(self.ruleset.types, 0)
         for c in self.deck:
-            dc[c.type] = dc.get(c.type, 0) + 1
-        self.deck_count = dc
+            counts[c.type] += 1
+        self.deck_count = {t: n for t, n in counts.items() if n}
 
     # ------------------------------------------------------------------ driving
     def step(self, index: int) -> None:
@@ -251,7 +322,7 @@ class Game:
         send = self._gen.send
         auto = self.ruleset.auto_single
         try:
-            d = send(answer)  # type: ignore[arg-type]
+            d = next(self._gen) if answer is None else send(answer)
             while auto and len(d.options) == 1:
                 d = send(0)
         except StopIteration:
@@ -283,8 +354,12 @@ class Game:
                 return None
             deck = self.discard
             self.discard = []
-            self.rng.shuffle(deck)
+            if self._reorders:  # a replayed or determinized reshuffle
+                deck = self._reorders.pop(0)(deck)
+            else:
+                self.rng.shuffle(deck)
             self.deck = deck
+            self._round_decks.append(deck[:])
             self._count_deck()
             if self.record_events:
                 self.events.append(("reshuffle", len(deck)))
@@ -386,16 +461,143 @@ class Game:
                 out[ctype.label] = out.get(ctype.label, 0) + n
         return out
 
+    def card_locations(self) -> list[tuple[str, int | None, Card]]:
+        """Where every card of the game is, as ``(pile, seat, card)`` triples.
+
+        ``pile`` is one of :data:`PILES`: ``deck`` (the draw pile, bottom first),
+        ``discard``, ``limbo`` (set aside or being resolved), ``box`` (out of play, with an
+        exact deck), or a seat's ``numbers``, ``modifiers`` or ``extras`` (a held Second
+        Chance); ``seat`` is None for the shared piles. Card conservation (X2: one deck):
+        every card of the ruleset's deck appears exactly once, by identity.
+        """
+        out: list[tuple[str, int | None, Card]] = [(DECK, None, c) for c in self.deck]
+        out += [(DISCARD_PILE, None, c) for c in self.discard]
+        out += [(LIMBO, None, c) for c in self.limbo]
+        out += [(BOX, None, c) for c in self.box]
+        for p in self.players:
+            seat = p.seat
+            out += [(NUMBERS, seat, c) for c in p.numbers]
+            out += [(MODIFIERS, seat, c) for c in p.modifiers]
+            out += [(EXTRAS, seat, c) for c in p.extras]
+        return out
+
     def all_cards(self) -> list[Card]:
         """Every card of the game, wherever it is (for accounting checks)."""
-        cards = self.deck + self.discard + self.limbo + self.box
-        for p in self.players:
-            cards += p.line()
-        return cards
+        return [c for _, _, c in self.card_locations()]
+
+    # ------------------------------------------------------------------ search support
+    def clone(self, *, record_events: bool | None = None) -> Game:
+        """An independent copy that evolves exactly like this game under the same choices.
+
+        Generators cannot be copied, so the copy is rebuilt: from the current round's
+        start (the deck and discard pile as they were, the totals, which change only
+        between rounds) it replays this round's choices with events off, its reshuffles
+        dealt as they fell; then it takes this game's event log and random state. The cost
+        is that of one round so far, whatever the length of the game. Cards are shared
+        (they are immutable); every list and the random source are the copy's own.
+
+        ``record_events`` (default: as this game) off leaves the copy's log empty. The
+        copy is a plain :class:`Game`, also when this is a subclass.
+        """
+        rec = self.record_events if record_events is None else record_events
+        g = Game.__new__(Game)
+        g._setup(self.ruleset, self.n, self.seed, self.single_round, False, None)
+        g.box = self.box[:]
+        if self.over:
+            g.deck = self.deck[:]
+            g.discard = self.discard[:]
+            g.deck_count = dict(self.deck_count)
+            for p, q in zip(g.players, self.players, strict=True):
+                p.copy_from(q)
+            g.round = self.round
+            g.dealer = self.dealer
+            g.order = self.order[:]
+            g.extra_rounds = self.extra_rounds
+            g.flip7_seat = self.flip7_seat
+            g.bonus_declined = self.bonus_declined
+            g.round_over = self.round_over
+            g.winners = self.winners
+            g.ranks = self.ranks
+            g.over = True
+            g.choices = self.choices[:]
+        else:
+            deck, discard, done = self._round_start
+            g.deck = deck[:]
+            g.discard = discard[:]
+            g.deck_count = dict.fromkeys(self.ruleset.types, 0)  # taken over after the replay
+            g.round = self.round - 1
+            g.dealer = self.dealer
+            g.extra_rounds = self.extra_rounds
+            for p, q in zip(g.players, self.players, strict=True):
+                p.total = q.total
+                p.round_score = q.round_score
+            choices = self.choices
+            g.choices = choices[:done]
+            g._reorders = [_Exactly(d) for d in self._round_decks]
+            g._start()
+            advance = g._advance
+            record = g.choices.append
+            for c in choices[done:]:
+                record(c)
+                advance(c)
+            g.deck_count = dict(self.deck_count)
+        if self._rng is None:  # not drawn from yet: share the snapshot or the seed
+            g._rng_state = self._rng_state
+        else:
+            if self._rng_state is None:
+                self._rng_state = self._rng.getstate()
+            g._rng_state = self._rng_state
+        g.record_events = rec
+        g.events = self.events[:] if rec else []
+        return g
+
+    def determinized(self, seat: int, rng: random.Random) -> Game:
+        """A game consistent with everything ``seat`` has seen, its draw pile shuffled.
+
+        The copy has this game's public history (event log, lines, totals, discard pile,
+        limbo, pending decision); only the order of the draw pile differs: its cards (the
+        observation's ``unseen`` multiset) are put in a canonical order and shuffled by
+        ``rng``, and later reshuffles use a random source seeded from ``rng``. Nothing
+        depends on this game's hidden order or seed, so two games that share a public
+        history give the same determinization for the same ``rng`` state. Everything but
+        the draw order is public (X10), so the result is the same from every seat; the
+        seat is checked. For many samples of one position, determinize once and call this
+        method on the result: :func:`engine.determinize.determinize` builds the same game
+        from the public event log alone.
+        """
+        if not 0 <= seat < self.n:
+            raise ValueError(f"no seat {seat} at a table of {self.n}")
+        if self.over:
+            raise ValueError("the game is over: there is nothing to determinize")
+        seed = rng.getrandbits(64)
+        g = self.clone(record_events=self.record_events)
+        g._redeal(canonical_shuffle(g.deck, rng), seed)
+        return g
+
+    def _redeal(self, deck: list[Card], seed: int) -> None:
+        """Replace the draw pile by ``deck`` (the same cards, bottom first) and the random
+        source by one seeded from ``seed``; the round's record follows, so that a clone of
+        this game replays to the new pile."""
+        m = len(deck)
+        # the current pile is the bottom of the deck this round started with or that its
+        # last reshuffle made; the cards above it have been drawn
+        if self._round_decks:
+            last = self._round_decks[-1]
+            self._round_decks[-1] = deck + last[m:]
+        else:
+            start, discard, done = self._round_start
+            self._round_start = (deck + start[m:], discard, done)
+        self.deck = deck
+        self._count_deck()
+        self.seed = seed
+        self._rng = None
+        self._rng_state = None
 
     # ------------------------------------------------------------------ flow
     def _play(self) -> Flow:
         while True:
+            self._round_start = (self.deck[:], self.discard[:], len(self.choices))
+            self._round_decks = []
             yield from self._round()
             if self._finish_round():
                 return
@@ -511,6 +713,31 @@ class Game:
             self.ranks = tuple(1 + sum(1 for u in totals if u > t) for t in totals)
             self.ev(("game_over", leaders, totals))
         return over
+
+
+def _uid(card: Card) -> int:
+    return card.uid
+
+
+def canonical_shuffle(cards: Iterable[Card], rng: random.Random) -> list[Card]:
+    """The cards in canonical order (by uid: by type, then copy), then shuffled by ``rng``:
+    the result depends on the multiset of labels and on ``rng`` only, never on the order
+    the cards came in (determinization must not leak the hidden order)."""
+    out = sorted(cards, key=_uid)
+    rng.shuffle(out)
+    return out
+
+
+class _Exactly:
+    """A scripted reshuffle that makes the deck it was given (replaying a round)."""
+
+    __slots__ = ("order",)
+
+    def __init__(self, order: list[Card]) -> None:
+        self.order = order
+
+    def __call__(self, pile: list[Card]) -> list[Card]:
+        return self.order[:]
 
 
 def _take(cards: list[Card], label: str) -> Card:
