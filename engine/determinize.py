@@ -28,8 +28,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card
-from engine.events import Event, answer_from_event, event_tuple
-from engine.game import DEAL, DRAW, Game, canonical_shuffle
+from engine.events import answer_from_event, event_tuple
+from engine.game import DEAL, DRAW, Event, Game, canonical_shuffle
 from engine.rulesets import Ruleset
 
 # events that take a card from the draw pile, with its label as second field
@@ -78,7 +78,7 @@ def determinize(
     return g
 
 
-def _as_tuple(event: Event | Mapping[str, Any]) -> Event:
+def _as_tuple(event: Event | Mapping[str, Any]) -> Event:  # a dict: JSON-shaped
     if isinstance(event, Mapping):
         return event_tuple(event)
     return tuple(tuple(v) if isinstance(v, list) else v for v in event)

@@ -21,11 +21,9 @@ from engine.game import (
     STEAL,
     SWAP,
     Decision,
+    Event,
+    Option,
 )
-
-# An event as recorded: ``(kind, *fields)``. The fields' types depend on the kind (see
-# EVENT_FIELDS), so the tuple is typed loosely; event_dict names them.
-Event = tuple[Any, ...]
 
 # kind -> names of the tuple's fields after the kind
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
@@ -56,7 +54,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def event_dict(event: Event) -> dict[str, Any]:
+def event_dict(event: Event) -> dict[str, Any]:  # JSON-shaped: values of several types
     """``("draw", 2, "7")`` → ``{"kind": "draw", "seat": 2, "card": "7"}``."""
     kind = event[0]
     names = EVENT_FIELDS[kind]
@@ -75,7 +73,7 @@ def event_dict(event: Event) -> dict[str, Any]:
 _LIST_FIELDS = frozenset({"scores", "totals", "seats", "cards"})
 
 
-def event_tuple(event: Mapping[str, Any]) -> tuple[Any, ...]:
+def event_tuple(event: Mapping[str, Any]) -> Event:
     """The inverse of :func:`event_dict`: ``{"kind": "draw", "seat": 2, "card": "7"}`` →
     ``("draw", 2, "7")`` (lists back to tuples, a swap's seats/cards back to its fields)."""
     kind = event["kind"]
@@ -92,7 +90,7 @@ def event_tuple(event: Mapping[str, Any]) -> tuple[Any, ...]:
 # decision kind -> (event kinds, value from the event, value when another event follows).
 # The chooser is always the event's first field. HIT_OR_STAY: a HIT is followed by the
 # card's draw or deal (or a reshuffle); FLIP7_BONUS: +15 for oneself leaves no event.
-ANSWERS: dict[str, tuple[tuple[str, ...], Callable[[Event], Any], Any]] = {
+ANSWERS: dict[str, tuple[tuple[str, ...], Callable[[Event], Option], Option]] = {
     HIT_OR_STAY: (("stay",), lambda e: STAY, HIT),
     CHOOSE_TARGET: (("action", "assign"), lambda e: e[3], None),
     GIVE_SECOND_CHANCE: (("second_chance_given",), lambda e: e[2], None),

@@ -73,7 +73,14 @@ MAX_SEATS = 18
 FLIP7_CARDS = 7
 FLIP7_BONUS_POINTS = 15
 
-Flow = Generator["Decision", int, Any]
+# A flow: a generator that yields each pending Decision and is sent the chosen index.
+Flow = Generator["Decision", int, None]
+# An event as recorded: ``(kind, *fields)``; the fields' types depend on the kind (named in
+# engine.events.EVENT_FIELDS), so the tuple is typed loosely.
+Event = tuple[Any, ...]
+# An option value; its type depends on the decision kind (see Decision). A union would make
+# every reader narrow by isinstance what the kind already says, so it is typed loosely.
+Option = Any
 
 
 class IllegalChoice(ValueError):
@@ -100,10 +107,10 @@ class Decision:
 
     __slots__ = ("kind", "seat", "options", "card")
 
-    def __init__(self, kind: str, seat: int, options: Sequence[Any], card: str | None) -> None:
+    def __init__(self, kind: str, seat: int, options: Sequence[Option], card: str | None) -> None:
         self.kind = kind
         self.seat = seat
-        self.options = options if type(options) is tuple else tuple(options)
+        self.options: tuple[Option, ...] = options if type(options) is tuple else tuple(options)
         self.card = card
 
     def __repr__(self) -> str:
@@ -197,6 +204,9 @@ class Game:
     record_events: keep the event log (on by default).
     """
 
+    deck: list[Card]  # the draw pile, bottom first
+    deck_count: dict[CardType, int]  # the draw pile by type (X10's unseen multiset)
+
     def __init__(
         self,
         ruleset: Ruleset,
@@ -234,16 +244,16 @@ class Game:
         self.single_round = single_round
         # the random source (X4: the first shuffle and every reshuffle), see the rng property
         self._rng = rng
-        self._rng_state: tuple[Any, ...] | None = None
+        self._rng_state: tuple[Any, ...] | None = None  # random.Random.getstate()'s type
         self.players = [Player(i) for i in range(seats)]
-        self.events: list[tuple[Any, ...]] = []
+        self.events: list[Event] = []
         self.record_events = record_events
         self.choices: list[int] = []
         self.box: list[Card] = []
         self.discard: list[Card] = []
         self.limbo: list[Card] = []  # set aside or being resolved
-        self.deck: list[Card] = []
-        self.deck_count: dict[CardType, int] = {}
+        self.deck = []
+        self.deck_count = {}
         self.round = 0
         self.dealer = 0
         self.order: list[int] = []
@@ -333,16 +343,33 @@ class Game:
 
     @classmethod
     def replay(
-        cls, ruleset: Ruleset, seats: int, seed: int, choices: Iterable[int], **kw: Any
+        cls,
+        ruleset: Ruleset,
+        seats: int,
+        seed: int,
+        choices: Iterable[int],
+        *,
+        stack: Iterable[str] | None = None,
+        deck: Iterable[str] | None = None,
+        single_round: bool = False,
+        record_events: bool = True,
     ) -> Game:
-        """Rebuild a game from its seed and recorded choices."""
-        g = cls(ruleset, seats, seed, **kw)
+        """Rebuild a game from its seed and recorded choices (keywords as for Game)."""
+        g = cls(
+            ruleset,
+            seats,
+            seed,
+            stack=stack,
+            deck=deck,
+            single_round=single_round,
+            record_events=record_events,
+        )
         for c in choices:
             g.step(c)
         return g
 
     # ------------------------------------------------------------------ primitives
-    def ev(self, event: tuple[Any, ...]) -> None:
+    def ev(self, event: Event) -> None:
         if self.record_events:
             self.events.append(event)
 

@@ -7,9 +7,9 @@ state: lines, statuses, totals and the unseen multiset (X10), never the draw ord
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
 
+from engine.cards import CardType
 from engine.game import (
     CHOOSE_TARGET,
     DISCARD,
@@ -23,8 +23,10 @@ from engine.game import (
     SWAP,
     Decision,
     Game,
+    Option,
     Player,
 )
+from engine.rulesets import Ruleset
 from engine.scoring import line_value
 from engine.vengeance import is_duplicate
 
@@ -44,7 +46,7 @@ def _standing(game: Game, seat: int) -> int:
     return p.total + line_value(game, p)
 
 
-def _others(seats: Any, me: int) -> list[int]:
+def _others(seats: Iterable[int], me: int) -> list[int]:
     return [s for s in seats if s != me]
 
 
@@ -264,17 +266,17 @@ def _would_bust(game: Game, seat: int, label: str) -> bool:
     return is_duplicate(game.players[seat], ctype)
 
 
-_TYPE_TABLES: dict[int, dict[str, Any]] = {}
+_TYPE_TABLES: dict[int, dict[str, CardType]] = {}
 
 
-def _types_by_label(rules: Any) -> dict[str, Any]:
+def _types_by_label(rules: Ruleset) -> dict[str, CardType]:
     table = _TYPE_TABLES.get(id(rules.types))
     if table is None:
         table = _TYPE_TABLES[id(rules.types)] = {t.label: t for t in rules.types}
     return table
 
 
-def _card_option_value(game: Game, kind: str, me: int, opt: Any, t: Targeting) -> float:
+def _card_option_value(game: Game, kind: str, me: int, opt: Option, t: Targeting) -> float:
     if kind == STEAL:
         seat, label = opt
         gain = -1e6 if _would_bust(game, me, label) else _card_value_to(game, me, label)

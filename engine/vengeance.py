@@ -34,7 +34,7 @@ UNLUCKY_7 = "U7"
 
 
 # ---------------------------------------------------------------- numbers (V3, V4, V5)
-def is_duplicate(p: Player, card: Card) -> bool:
+def is_duplicate(p: Player, card: Card | CardType) -> bool:
     """Would receiving this number bust the player? (Unlucky 7 never does; Lucky 13 pair.)"""
     v = card.value
     if v not in p.ranks or card.label == UNLUCKY_7:
@@ -268,16 +268,16 @@ def vengeance_deck() -> list[tuple[CardType, int]]:
                 1,
             )
         )
-    targeted = {"receive": receive_targeted, "targets": Game.unbusted_seats}
     spec += [
         (
             CardType(
                 "JUST_ONE_MORE",
                 "Just One More!",
                 ACTION,
+                receive=receive_targeted,
                 apply=apply_just_one_more,
+                targets=Game.unbusted_seats,
                 sets_aside_in=aside,
-                **targeted,  # type: ignore[arg-type]
             ),
             2,
         ),
@@ -286,9 +286,10 @@ def vengeance_deck() -> list[tuple[CardType, int]]:
                 "FLIP_FOUR",
                 "Flip Four!",
                 ACTION,
+                receive=receive_targeted,
                 apply=apply_flip_four,
+                targets=Game.unbusted_seats,
                 sets_aside_in=aside,
-                **targeted,  # type: ignore[arg-type]
             ),
             2,
         ),

@@ -25,7 +25,7 @@ PlayerData = tuple[int, str, Iterable[str], Iterable[str], int, int, bool]
 
 def ruleset_for(variant: str, brutal: bool, target_score: int) -> Ruleset:
     rules = RULESETS[variant]
-    changes: dict[str, Any] = {}
+    changes: dict[str, bool | int] = {}
     if brutal != rules.brutal:
         changes["brutal"] = brutal
     if target_score and target_score != rules.target_score:
@@ -99,7 +99,7 @@ class PublicGame:
         self.deck: Sequence[None] = [None] * deck_size
 
     @classmethod
-    def from_observation(cls, obs: Mapping[str, Any]) -> PublicGame:
+    def from_observation(cls, obs: Mapping[str, Any]) -> PublicGame:  # JSON-shaped input
         """From the dict of engine.observation.observe (or its protocol twin)."""
         opts = obs.get("options") or {}
         rules = ruleset_for(
