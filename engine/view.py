@@ -9,8 +9,8 @@ parts, so ``policy(PublicGame.from_observation(obs), decision)`` chooses what
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence, Sized
+from typing import Any, Protocol
 
 from engine.cards import Card, CardType
 from engine.game import ACTIVE, BUSTED, FROZEN, STAYED, Player
@@ -66,6 +66,24 @@ def make_player(
     p.extras = [second_chance] * chances if second_chance is not None else []
     p.flip7 = flip7
     return p
+
+
+class GameView(Protocol):
+    """What the built-in policies read of a game: its public parts. Both
+    :class:`~engine.game.Game` and :class:`PublicGame` are game views."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def players(self) -> Sequence[Player]: ...
+    @property
+    def discard(self) -> Sequence[Card]: ...
+    @property
+    def deck(self) -> Sized: ...  # only the draw pile's size is public
+    @property
+    def deck_count(self) -> Mapping[CardType, int]: ...
 
 
 class PublicGame:
