@@ -69,7 +69,9 @@ def determinize(
     else:
         g.deck = first[::-1]
         last = len(decks) - 1
-        g._reorders = [_Arrange(d, rng if k == last else None) for k, d in enumerate(decks) if k]
+        g._replay.reorders = [
+            _Arrange(d, rng if k == last else None) for k, d in enumerate(decks) if k
+        ]
     g.box = pool.take_all()
     g._count_deck()
     _replay(g, log)
@@ -168,5 +170,5 @@ def _replay(g: Game, log: list[Event]) -> None:
         g.step(answer_from_event(d, log[checked]))
     if g.decision is None:
         raise ValueError("the game is over: there is nothing to determinize")
-    if g._reorders:
+    if g._replay.reorders:
         raise ValueError("the event log ends before its own reshuffles")  # pragma: no cover

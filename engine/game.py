@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.cards import ACTION, MODIFIER, NUMBER, Card, CardType
 
@@ -93,6 +93,10 @@ class GameOver(RuntimeError):
 
 class CardNotInLimbo(LookupError):
     """A flow tried to move a card out of limbo that is not there (an engine bug)."""
+
+    def __init__(self, card: Card) -> None:
+        super().__init__(f"{card!r} is not set aside or being resolved")
+        self.card = card
 
 
 class Decision:
@@ -244,7 +248,6 @@ class Game:
         self.single_round = single_round
         # the random source (X4: the first shuffle and every reshuffle), see the rng property
         self._rng = rng
-        self._rng_state: tuple[Any, ...] | None = None  # random.Random.getstate()'s type
         self.players = [Player(i) for i in range(seats)]
         self.events: list[Event] = []
         self.record_events = record_events
@@ -266,15 +269,14 @@ class Game:
         self.ranks: tuple[int, ...] = ()
         self.over = False
         self.decision: Decision | None = None
-        # the current round's start (deck, discard, number of choices) and the decks that
-        # its reshuffles made: enough to replay the round (clone)
-        self._round_start: tuple[list[Card], list[Card], int] = ([], [], 0)
-        self._round_decks: list[list[Card]] = []
-        # scripted reshuffles, oldest first: each turns the discard pile into the new deck
-        self._reorders: list[Callable[[list[Card]], list[Card]]] = []
+        # what clone() needs to rebuild this game (one attribute: a game has many already,
+        # and CPython's attribute lookups are fastest with at most 30 per instance)
+        self._replay = _Replay()
 
     def _start(self) -> None:
-        self._gen = self._play()
+        # the first send primes the generator with None (the generator protocol); the
+        # flows themselves are only ever sent option indices
+        self._gen = cast("Generator[Decision, int | None, None]", self._play())
         self._advance(None)
 
     @property
@@ -283,18 +285,19 @@ class Game:
         (a snapshot of the state, taken once and reused while the original does not draw
         from it); a determinized game seeds its own lazily from its seed."""
         r = self._rng
+        replay = self._replay
         if r is None:
             r = random.Random(self.seed)
-            if self._rng_state is not None:
-                r.setstate(self._rng_state)
+            if replay.rng_state is not None:
+                r.setstate(replay.rng_state)
             self._rng = r
-        self._rng_state = None  # the caller may draw from it: any snapshot becomes stale
+        replay.rng_state = None  # the caller may draw from it: any snapshot becomes stale
         return r
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
         self._rng = value
-        self._rng_state = None
+        self._replay.rng_state = None
 
     # ------------------------------------------------------------------ setup
     def _build_deck(self, stack: Iterable[str] | None, exact: Iterable[str] | None) -> list[Card]:
@@ -332,7 +335,7 @@ class Game:
         send = self._gen.send
         auto = self.ruleset.auto_single
         try:
-            d = next(self._gen) if answer is None else send(answer)
+            d = send(answer)
             while auto and len(d.options) == 1:
                 d = send(0)
         except StopIteration:
@@ -381,12 +384,16 @@ class Game:
                 return None
             deck = self.discard
             self.discard = []
-            if self._reorders:  # a replayed or determinized reshuffle
-                deck = self._reorders.pop(0)(deck)
+            replay = self._replay
+            start, pile, kept, choices, events = replay.start
+            if pile is deck:  # keep the round's start: this list is about to be shuffled
+                replay.start = (start, deck[:kept], kept, choices, events)
+            if replay.reorders:  # a replayed or determinized reshuffle
+                deck = replay.reorders.pop(0)(deck)
             else:
                 self.rng.shuffle(deck)
             self.deck = deck
-            self._round_decks.append(deck[:])
+            replay.decks.append(deck[:])
             self._count_deck()
             if self.record_events:
                 self.events.append(("reshuffle", len(deck)))
@@ -447,21 +454,22 @@ class Game:
 
         Raises :class:`CardNotInLimbo` if it is not there: every card is in exactly one
         place, so a card that is not where a flow says it is means an engine bug."""
-        self._from_limbo(card)
+        try:
+            self.limbo.remove(card)
+        except ValueError:
+            raise CardNotInLimbo(card) from None
         self.discard.append(card)
         self.ev(("discard", card.label, reason))
 
     def retire(self, card: Card) -> None:
         """A resolved action card goes from limbo to the discard pile (B3), also when the
-        round ended while it resolved (the rest of the table follows at the round's end)."""
-        self._from_limbo(card)
-        self.discard.append(card)
-
-    def _from_limbo(self, card: Card) -> None:
+        round ended while it resolved (the rest of the table follows at the round's end).
+        Raises :class:`CardNotInLimbo` if it is not in limbo."""
         try:
             self.limbo.remove(card)
         except ValueError:
-            raise CardNotInLimbo(f"{card!r} is not set aside or being resolved") from None
+            raise CardNotInLimbo(card) from None
+        self.discard.append(card)
 
     def can_stay(self, p: Player) -> bool:
         if not (p.numbers or p.modifiers or p.extras):
@@ -518,13 +526,14 @@ class Game:
 
         Generators cannot be copied, so the copy is rebuilt: from the current round's
         start (the deck and discard pile as they were, the totals, which change only
-        between rounds) it replays this round's choices with events off, its reshuffles
-        dealt as they fell; then it takes this game's event log and random state. The cost
-        is that of one round so far, whatever the length of the game. Cards are shared
+        between rounds, and the event log up to then) it replays this round's choices, its
+        reshuffles dealt as they fell, and then takes this game's random state. The cost
+        is that of the round so far, whatever the length of the game. Cards are shared
         (they are immutable); every list and the random source are the copy's own.
 
-        ``record_events`` (default: as this game) off leaves the copy's log empty. The
-        copy is a plain :class:`Game`, also when this is a subclass.
+        ``record_events`` defaults to this game's; off, the copy's log is empty (and the
+        replay is a little faster). The copy is a plain :class:`Game`, also when this is
+        a subclass.
         """
         rec = self.record_events if record_events is None else record_events
         g = Game.__new__(Game)
@@ -547,10 +556,13 @@ class Game:
             g.ranks = self.ranks
             g.over = True
             g.choices = self.choices[:]
+            g.record_events = rec
+            g.events = self.events[:] if rec else []
         else:
-            deck, discard, done = self._round_start
+            replay = self._replay
+            deck, discard, kept, done, logged = replay.start
             g.deck = deck[:]
-            g.discard = discard[:]
+            g.discard = discard[:kept]
             g.deck_count = dict.fromkeys(self.ruleset.types, 0)  # taken over after the replay
             g.round = self.round - 1
             g.dealer = self.dealer
@@ -560,7 +572,11 @@ class Game:
                 p.round_score = q.round_score
             choices = self.choices
             g.choices = choices[:done]
-            g._reorders = [_Exactly(d) for d in self._round_decks]
+            g._replay.reorders = [_Exactly(d) for d in replay.decks]
+            # the replay records this round's events again (the flows keep the log and the
+            # recording switch they start with)
+            g.record_events = rec
+            g.events = self.events[:logged] if rec else []
             g._start()
             advance = g._advance
             record = g.choices.append
@@ -568,14 +584,10 @@ class Game:
                 record(c)
                 advance(c)
             g.deck_count = dict(self.deck_count)
-        if self._rng is None:  # not drawn from yet: share the snapshot or the seed
-            g._rng_state = self._rng_state
-        else:
-            if self._rng_state is None:
-                self._rng_state = self._rng.getstate()
-            g._rng_state = self._rng_state
-        g.record_events = rec
-        g.events = self.events[:] if rec else []
+        mine = self._replay
+        if self._rng is not None and mine.rng_state is None:
+            mine.rng_state = self._rng.getstate()
+        g._replay.rng_state = mine.rng_state  # None: neither has drawn; both seed alike
         return g
 
     def determinized(self, seat: int, rng: random.Random) -> Game:
@@ -608,23 +620,26 @@ class Game:
         m = len(deck)
         # the current pile is the bottom of the deck this round started with or that its
         # last reshuffle made; the cards above it have been drawn
-        if self._round_decks:
-            last = self._round_decks[-1]
-            self._round_decks[-1] = deck + last[m:]
+        replay = self._replay
+        if replay.decks:
+            replay.decks[-1] = deck + replay.decks[-1][m:]
         else:
-            start, discard, done = self._round_start
-            self._round_start = (deck + start[m:], discard, done)
+            start, pile, kept, choices, events = replay.start
+            replay.start = (deck + start[m:], pile, kept, choices, events)
         self.deck = deck
         self._count_deck()
         self.seed = seed
         self._rng = None
-        self._rng_state = None
+        replay.rng_state = None
 
     # ------------------------------------------------------------------ flow
     def _play(self) -> Flow:
         while True:
-            self._round_start = (self.deck[:], self.discard[:], len(self.choices))
-            self._round_decks = []
+            replay = self._replay
+            pile = self.discard
+            replay.start = (self.deck[:], pile, len(pile), len(self.choices), len(self.events))
+            if replay.decks:
+                replay.decks = []
             yield from self._round()
             if self._finish_round():
                 return
@@ -633,7 +648,7 @@ class Game:
         self.round += 1
         n = self.n
         dealer = self.dealer
-        self.order = [(dealer + 1 + i) % n for i in range(n)]
+        self.order = order = [(dealer + 1 + i) % n for i in range(n)]
         players = self.players
         for p in players:
             p.reset()
@@ -641,45 +656,46 @@ class Game:
         self.round_over = False
         self.flip7_seat = None
         self.bonus_declined = False
-        if self.record_events:
-            self.events.append(("round_start", self.round, dealer))
-        yield from self._pass(DEAL)  # X5: the initial deal, actions resolved at once
-        while not self.round_over and self.n_active:  # X6: turns until nobody is active
-            yield from self._pass(DRAW)  # or someone flips 7 (X8)
+        record = self.record_events
+        events = self.events
+        if record:
+            events.append(("round_start", self.round, dealer))
+        # Passes round the table in turn order: first the initial deal (X5: actions are
+        # resolved at once; a seat with an empty line is dealt without being asked, one who
+        # already holds cards is asked), then turns until nobody is active or someone
+        # flips 7 (X6, X8: every active seat is asked; STAY only with a non-empty line).
+        # This loop is the one place where a seat is offered HIT or STAY, draws, has the
+        # draw recorded and receives the card; a card that cannot be drawn (X4) is a stay.
+        kind = DEAL
+        ask_all = False
+        while True:
+            for seat in order:
+                if self.round_over:
+                    break
+                p = players[seat]
+                if p.status is not ACTIVE:
+                    continue
+                if ask_all or p.numbers or p.modifiers or p.extras:
+                    opts = HIT_STAY if self.can_stay(p) else HIT_ONLY
+                    if (yield Decision(HIT_OR_STAY, seat, opts, None)) == 1:
+                        self.stay(seat)
+                        continue
+                card = self.draw()
+                if card is None:
+                    self.stay(seat)
+                    continue
+                if record:
+                    events.append((kind, seat, card.label))
+                flow = card.receive(self, seat, card)
+                if flow is not None:
+                    yield from flow
+            if self.round_over or not self.n_active:
+                break
+            kind = DRAW
+            ask_all = True
         # Brutal: the Flip 7 player may choose a penalty instead of the bonus (V8)
         if self.flip7_seat is not None and self.ruleset.brutal:
             yield from self._brutal_flip7(self.flip7_seat)
-
-    def _pass(self, kind: str) -> Flow:
-        """One pass round the table in turn order: the one place where a seat is offered
-        HIT or STAY, draws, has the draw recorded and receives the card.
-
-        ``kind`` is DEAL for the initial deal (X5: a seat with an empty line is dealt
-        without being asked; one who already holds cards is asked) or DRAW for a turn
-        (X6: every active seat is asked; STAY only with a non-empty line). A card that
-        cannot be drawn (X4) makes the seat stay."""
-        players = self.players
-        ask_all = kind == DRAW
-        for seat in self.order:
-            if self.round_over:
-                return
-            p = players[seat]
-            if p.status is not ACTIVE:
-                continue
-            if ask_all or p.numbers or p.modifiers or p.extras:
-                opts = HIT_STAY if self.can_stay(p) else HIT_ONLY
-                if (yield Decision(HIT_OR_STAY, seat, opts, None)) == 1:
-                    self.stay(seat)
-                    continue
-            card = self.draw()
-            if card is None:
-                self.stay(seat)
-                continue
-            if self.record_events:
-                self.events.append((kind, seat, card.label))
-            flow = card.receive(self, seat, card)
-            if flow is not None:
-                yield from flow
 
     def _brutal_flip7(self, seat: int) -> Flow:
         others = [s for s in self.order if s != seat]
@@ -753,6 +769,24 @@ def canonical_shuffle(cards: Iterable[Card], rng: random.Random) -> list[Card]:
     out = sorted(cards, key=_uid)
     rng.shuffle(out)
     return out
+
+
+class _Replay:
+    """What :meth:`Game.clone` needs: the current round's start (the deck and discard pile
+    as they were, how many choices had been made) and the decks its reshuffles made;
+    scripted reshuffles still to come (oldest first: each turns the discard pile into the
+    new deck); and a snapshot of the random state, kept while nobody draws from it."""
+
+    __slots__ = ("start", "decks", "reorders", "rng_state")
+
+    def __init__(self) -> None:
+        # (deck copy, discard pile, its length, choices made, events logged) at the round's
+        # start; the discard pile only grows during a round, so the list itself is kept
+        # (copied only when a reshuffle is about to shuffle it)
+        self.start: tuple[list[Card], list[Card], int, int, int] = ([], [], 0, 0, 0)
+        self.decks: list[list[Card]] = []
+        self.reorders: list[Callable[[list[Card]], list[Card]]] = []
+        self.rng_state: tuple[Any, ...] | None = None  # random.Random.getstate()'s type
 
 
 class _Exactly:
