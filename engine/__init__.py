@@ -1,6 +1,6 @@
 """Flip 7 rules engine: pure, deterministic, standard library only."""
 
-from engine.determinize import determinize
+from engine.determinization import determinize
 from engine.game import (
     ACTIVE,
     BUSTED,

@@ -12,6 +12,12 @@ The driver loop is::
     while not game.over:
         d = game.decision          # kind, seat, options
         game.step(choose(d))       # index into d.options
+
+For search, :meth:`Game.clone` copies a game (it replays the current round from its start,
+since generators cannot be copied) and :meth:`Game.determinized` (or ``determinize`` of
+:mod:`engine.determinization`, from the public event log) samples a game that agrees with
+everything public, the draw pile shuffled. :meth:`Game.card_locations` lists
+where every card is: each card of the deck is always in exactly one place.
 """
 
 from __future__ import annotations
@@ -601,8 +607,8 @@ class Game:
         history give the same determinization for the same ``rng`` state. Everything but
         the draw order is public (X10), so the result is the same from every seat; the
         seat is checked. For many samples of one position, determinize once and call this
-        method on the result: :func:`engine.determinize.determinize` builds the same game
-        from the public event log alone.
+        method on the result: :func:`engine.determinization.determinize` builds the same
+        game from the public event log alone.
         """
         if not 0 <= seat < self.n:
             raise ValueError(f"no seat {seat} at a table of {self.n}")
