@@ -145,8 +145,8 @@ class DrawSequence:
             flow = g.give(target, c)
             if flow is not None:
                 yield from flow
-        if g.round_over or not aside:
-            return  # X8: everything pending is discarded at the round's end
+        if g.round_over or not aside:  # X8: what is pending goes at the round's end
+            return
         if tp.status is BUSTED:  # B4b, V7: this sequence's set-aside cards are discarded
             discard_all(g, aside, "bust")
             return
