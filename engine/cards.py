@@ -25,6 +25,7 @@ ACTION = "action"
 Receive: TypeAlias = "Callable[[Game, int, Card], Flow | None]"
 Apply: TypeAlias = "Callable[[Game, int, int, Card], Flow | None]"
 Targets: TypeAlias = "Callable[[Game, int], list[int]]"
+Handler = Callable[..., object]  # any of the three (kept for code written against it)
 
 
 class CardType:

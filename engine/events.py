@@ -21,9 +21,9 @@ from engine.game import (
     STEAL,
     SWAP,
     Decision,
-    Event,
     Option,
 )
+from engine.game import Event as Event  # the event type lives with the game that records it
 
 # kind -> names of the tuple's fields after the kind
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {

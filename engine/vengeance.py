@@ -7,7 +7,7 @@ list here is "not busted" rather than "active".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING
 
 from engine.base import DrawSequence, discard_all, receive_targeted
@@ -139,16 +139,30 @@ def _face_up(g: Game, seats: list[int]) -> list[tuple[int, Card]]:
     return [(s, c) for s in seats for c in (*players[s].numbers, *players[s].modifiers)]
 
 
-def receive_steal(g: Game, seat: int, card: Card) -> Flow:
-    """Take a number or modifier from another non-busted player; it takes effect on arrival."""
+def _take_face_up(
+    g: Game, seat: int, card: Card, kind: str, seats: list[int]
+) -> Generator[Decision, int, tuple[int, Card] | None]:
+    """Steal and Discard: hold the action card in limbo while the chooser picks one face-up
+    card of ``seats``, which then leaves its line; returns (its seat, the card), or None
+    when there is none (the action card is discarded: no target, X9)."""
     g.limbo.append(card)
-    pool = _face_up(g, [s for s in g.unbusted_seats() if s != seat])
+    pool = _face_up(g, seats)
     if not pool:
         g.to_discard(card, "no_target")
-        return
-    idx = yield Decision(STEAL, seat, [(s, c.label) for s, c in pool], card.label)
+        return None
+    idx = yield Decision(kind, seat, [(s, c.label) for s, c in pool], card.label)
     victim, taken = pool[idx]
     g.players[victim].remove(taken)
+    return victim, taken
+
+
+def receive_steal(g: Game, seat: int, card: Card) -> Flow:
+    """Take a number or modifier from another non-busted player; it takes effect on arrival."""
+    others = [s for s in g.unbusted_seats() if s != seat]
+    chosen = yield from _take_face_up(g, seat, card, STEAL, others)
+    if chosen is None:
+        return
+    victim, taken = chosen
     g.ev(("steal", seat, victim, taken.label))
     arrive(g, seat, taken)
     g.retire(card)
@@ -156,14 +170,10 @@ def receive_steal(g: Game, seat: int, card: Card) -> Flow:
 
 def receive_discard(g: Game, seat: int, card: Card) -> Flow:
     """A chosen non-busted player discards one face-up card of the chooser's choice."""
-    g.limbo.append(card)
-    pool = _face_up(g, g.unbusted_seats())
-    if not pool:
-        g.to_discard(card, "no_target")
+    chosen = yield from _take_face_up(g, seat, card, DISCARD, g.unbusted_seats())
+    if chosen is None:
         return
-    idx = yield Decision(DISCARD, seat, [(s, c.label) for s, c in pool], card.label)
-    victim, gone = pool[idx]
-    g.players[victim].remove(gone)
+    victim, gone = chosen
     g.discard.append(gone)
     g.ev(("discarded", seat, victim, gone.label))
     g.retire(card)

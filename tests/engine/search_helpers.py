@@ -8,6 +8,9 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
 from engine import RULESETS, Game, Ruleset, observe
 from engine.policies import make_policy
 
@@ -19,6 +22,33 @@ RULES: dict[str, Ruleset] = {
 POLICY_SPECS = ("random-choice", "random", "threshold:18", "threshold:27", "ev")
 
 Chooser = Callable[[Game], int]
+# Observed games end within ~1,000 steps; a game past this bound is looping, not unlucky.
+MAX_STEPS = 20_000
+
+variants = st.sampled_from(sorted(RULES))
+seat_counts = st.integers(1, 18)
+seeds = st.integers(0, 2**32 - 1)
+policies = st.sampled_from(POLICY_SPECS)
+# a seeded game of any variant, table size and policy: @given(**GAMES)
+GAMES = {"variant": variants, "seats": seat_counts, "seed": seeds, "policy": policies}
+
+
+def examples(n: int) -> settings:
+    """Hypothesis settings of the engine's property tests: n examples, reproducible."""
+    return settings(
+        max_examples=n,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
+def play_to_end(g: Game, choose: Chooser) -> Game:
+    for _ in range(MAX_STEPS):
+        if g.over:
+            return g
+        g.step(choose(g))
+    raise AssertionError(f"game not over after {MAX_STEPS} steps")
 
 
 def chooser(spec: str, seats: int, seed: int) -> Chooser:

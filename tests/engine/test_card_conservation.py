@@ -12,9 +12,17 @@ from collections import Counter
 
 import pytest
 from helpers import BASE
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from search_helpers import POLICY_SPECS, RULES, chooser
+from search_helpers import (
+    GAMES,
+    MAX_STEPS,
+    RULES,
+    chooser,
+    examples,
+    seeds,
+    variants,
+)
 
 from engine import Game
 from engine.cards import ACTION, MODIFIER, NUMBER
@@ -30,7 +38,6 @@ from engine.game import (
     CardNotInLimbo,
 )
 
-MAX_STEPS = 20_000
 EXACT_STEPS = 2_000
 SEAT_PILES = {NUMBERS, MODIFIERS, EXTRAS}
 
@@ -68,15 +75,8 @@ def play_checked(g: Game, choose, limit: int = MAX_STEPS) -> bool:
     return g.over
 
 
-@settings(
-    max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
-@given(
-    variant=st.sampled_from(sorted(RULES)),
-    seats=st.integers(1, 18),
-    seed=st.integers(0, 2**32 - 1),
-    policy=st.sampled_from(POLICY_SPECS),
-)
+@examples(300)
+@given(**GAMES)
 def test_prop_every_card_is_in_exactly_one_place_after_every_step(variant, seats, seed, policy):
     g = Game(RULES[variant], seats, seed)
     assert play_checked(g, chooser(policy, seats, seed)), f"not over after {MAX_STEPS} steps"
@@ -84,13 +84,11 @@ def test_prop_every_card_is_in_exactly_one_place_after_every_step(variant, seats
     assert {pile for pile, _, _ in g.card_locations()} <= {DECK, DISCARD_PILE}
 
 
-@settings(
-    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
+@examples(150)
 @given(
-    variant=st.sampled_from(sorted(RULES)),
+    variant=variants,
     seats=st.integers(1, 8),
-    seed=st.integers(0, 2**32 - 1),
+    seed=seeds,
     keep=st.integers(5, 60),
 )
 def test_prop_exact_decks_keep_the_box_out_of_play(variant, seats, seed, keep):

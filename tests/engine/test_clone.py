@@ -6,29 +6,30 @@ from __future__ import annotations
 import random
 
 from helpers import BASE
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from search_helpers import POLICY_SPECS, RULES, chooser, decision_key, fingerprint
+from search_helpers import (
+    GAMES,
+    MAX_STEPS,
+    RULES,
+    chooser,
+    decision_key,
+    examples,
+    fingerprint,
+    seat_counts,
+    seeds,
+    variants,
+)
 
 from engine import Game, observe
-
-MAX_STEPS = 20_000
 
 
 def _cut_points(rng: random.Random, length: int, k: int) -> list[int]:
     return sorted(rng.sample(range(length + 1), min(k, length + 1)))
 
 
-@settings(
-    max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
-@given(
-    variant=st.sampled_from(sorted(RULES)),
-    seats=st.integers(1, 18),
-    seed=st.integers(0, 2**32 - 1),
-    policy=st.sampled_from(POLICY_SPECS),
-    data=st.data(),
-)
+@examples(250)
+@given(**GAMES, data=st.data())
 def test_prop_a_clone_evolves_exactly_like_its_original(variant, seats, seed, policy, data):
     """At random points of a game (every kind of decision, mid-round, after reshuffles,
     at the end), a clone has the original's whole state, and the two stay identical at
@@ -53,13 +54,11 @@ def test_prop_a_clone_evolves_exactly_like_its_original(variant, seats, seed, po
         assert fingerprint(c) == fingerprint(g) == fingerprint(full)
 
 
-@settings(
-    max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
+@examples(200)
 @given(
-    variant=st.sampled_from(sorted(RULES)),
-    seats=st.integers(1, 18),
-    seed=st.integers(0, 2**32 - 1),
+    variant=variants,
+    seats=seat_counts,
+    seed=seeds,
     data=st.data(),
 )
 def test_prop_stepping_a_clone_never_affects_its_original(variant, seats, seed, data):

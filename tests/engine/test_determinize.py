@@ -11,30 +11,24 @@ from collections import Counter
 
 import pytest
 from helpers import BASE
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from search_helpers import (
-    POLICY_SPECS,
+    GAMES,
     RULES,
     chooser,
     decision_key,
     deck_labels,
+    examples,
     label_counts,
     places,
+    play_to_end,
+    seeds,
+    variants,
 )
 
 from engine import Game, determinize, observe
 from engine.events import event_dict
-
-MAX_STEPS = 20_000
-
-
-def _play_to_end(g: Game, choose) -> None:
-    for _ in range(MAX_STEPS):
-        if g.over:
-            return
-        g.step(choose(g))
-    raise AssertionError(f"game not over after {MAX_STEPS} steps")
 
 
 def _conserved(g: Game) -> bool:
@@ -51,16 +45,8 @@ def _check_determinization(g: Game, det: Game, seat: int) -> None:
     assert _conserved(det)
 
 
-@settings(
-    max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
-@given(
-    variant=st.sampled_from(sorted(RULES)),
-    seats=st.integers(1, 18),
-    seed=st.integers(0, 2**32 - 1),
-    policy=st.sampled_from(POLICY_SPECS),
-    data=st.data(),
-)
+@examples(300)
+@given(**GAMES, data=st.data())
 def test_prop_a_determinized_game_never_contradicts_the_observation(
     variant, seats, seed, policy, data
 ):
@@ -71,7 +57,7 @@ def test_prop_a_determinized_game_never_contradicts_the_observation(
     rules = RULES[variant]
     choose = chooser(policy, seats, seed)
     full = Game(rules, seats, seed)
-    _play_to_end(full, choose)
+    play_to_end(full, choose)
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="cuts"))
     cuts = sorted(rng.sample(range(len(full.choices)), min(3, len(full.choices))))
     for cut in cuts:
@@ -85,7 +71,7 @@ def test_prop_a_determinized_game_never_contradicts_the_observation(
         _check_determinization(g, slow, seat)
         assert deck_labels(fast) == deck_labels(slow)
         assert fingerprint_labels(fast) == fingerprint_labels(slow)
-        _play_to_end(fast, chooser("random-choice", seats, k))
+        play_to_end(fast, chooser("random-choice", seats, k))
         assert _conserved(fast)
 
 
@@ -128,13 +114,11 @@ def _same_public_history_other_hidden_order(g: Game, k: int) -> Game:
     return Game.replay(g.ruleset, g.n, g.seed + 1, g.choices, deck=drawn + rest)
 
 
-@settings(
-    max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
+@examples(200)
 @given(
-    variant=st.sampled_from(sorted(RULES)),
+    variant=variants,
     seats=st.integers(1, 8),
-    seed=st.integers(0, 2**32 - 1),
+    seed=seeds,
     steps=st.integers(0, 60),
     k=st.integers(0, 2**32 - 1),
 )
@@ -167,7 +151,7 @@ def test_prop_determinizations_do_not_depend_on_the_hidden_order(variant, seats,
         assert deck_labels(det) == deck_labels(results[0])
     futures = []
     for det in results:
-        _play_to_end(det, chooser("random-choice", seats, k))
+        play_to_end(det, chooser("random-choice", seats, k))
         futures.append(det.events)
     assert all(f == futures[0] for f in futures)
 
@@ -184,8 +168,8 @@ def test_determinizations_after_reshuffles_do_not_depend_on_the_hidden_order(var
     assert deck_labels(da) == deck_labels(db)
     assert places_by_label(da) == places_by_label(db)
     choose_a, choose_b = (chooser("random-choice", 12, 3) for _ in range(2))
-    _play_to_end(da, choose_a)
-    _play_to_end(db, choose_b)
+    play_to_end(da, choose_a)
+    play_to_end(db, choose_b)
     assert da.events == db.events
 
 
