@@ -1,5 +1,6 @@
 """Flip 7 rules engine: pure, deterministic, standard library only."""
 
+from engine.determinization import determinize
 from engine.game import (
     ACTIVE,
     BUSTED,
@@ -16,6 +17,7 @@ from engine.game import (
     STAYED,
     STEAL,
     SWAP,
+    CardNotInLimbo,
     Decision,
     Game,
     GameOver,
@@ -42,12 +44,14 @@ __all__ = [
     "STAYED",
     "STEAL",
     "SWAP",
+    "CardNotInLimbo",
     "Decision",
     "Game",
     "GameOver",
     "IllegalChoice",
     "Player",
     "Ruleset",
+    "determinize",
     "get_ruleset",
     "observe",
 ]

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from engine.rulesets import Ruleset
 
 
+# what becomes of the cards a draw sequence set aside: (game, target, cards in draw order)
+Resolve = Callable[[Game, int, list[Card]], Flow]
+
+
 # ---------------------------------------------------------------- numbers (X7, X8, B5)
 def receive_number(g: Game, seat: int, card: Card) -> None:
     p = g.players[seat]
@@ -104,32 +108,65 @@ def apply_freeze(g: Game, chooser: int, target: int, card: Card) -> None:
     return None
 
 
-def apply_flip_three(g: Game, chooser: int, target: int, card: Card) -> Flow:
-    """B4: the target draws three cards; Freeze / Flip Three drawn are set aside (B4a)."""
+class DrawSequence:
+    """A forced draw sequence as data: Flip Three (B4) and Flip Four! (V7).
+
+    The target draws up to ``count`` cards one at a time and cannot stop part-way; the
+    sequence ends early on a bust, a Flip 7 (X8) or an exhausted deck (X4 ruling). A card
+    whose type lists ``name`` in ``sets_aside_in`` is set aside (held in limbo) instead of
+    being received. After the draws: on a Flip 7 everything pending is left for the round's
+    end (X8); on a bust the set-aside cards are discarded (B4b, V7); otherwise ``resolve``
+    ``(game, target, set-aside cards)`` decides what becomes of them. An instance is an
+    apply handler ``(game, chooser, target, card)``.
+    """
+
+    __slots__ = ("name", "count", "resolve")
+
+    def __init__(self, name: str, count: int, resolve: Resolve) -> None:
+        self.name = name
+        self.count = count
+        self.resolve = resolve
+
+    def __call__(self, g: Game, chooser: int, target: int, card: Card) -> Flow:
+        tp = g.players[target]
+        name = self.name
+        aside: list[Card] = []
+        for _ in range(self.count):
+            if g.round_over or tp.status is BUSTED:
+                break
+            c = g.draw()
+            if c is None:  # X4 ruling: an exhausted deck ends the sequence early
+                break
+            if name in c.type.sets_aside_in:
+                aside.append(c)
+                g.limbo.append(c)
+                g.ev(("set_aside", target, c.label))
+                continue
+            flow = g.give(target, c)
+            if flow is not None:
+                yield from flow
+        if g.round_over or not aside:  # X8: what is pending goes at the round's end
+            return
+        if tp.status is BUSTED:  # B4b, V7: this sequence's set-aside cards are discarded
+            discard_all(g, aside, "bust")
+            return
+        yield from self.resolve(g, target, aside)
+
+    def __repr__(self) -> str:
+        return f"DrawSequence({self.name!r}, {self.count})"
+
+
+def discard_all(g: Game, cards: list[Card], reason: str) -> None:
+    """Discard set-aside cards (each must be in limbo), in order."""
+    for c in cards:
+        g.to_discard(c, reason)
+
+
+def assign_then_resolve(g: Game, target: int, aside: list[Card]) -> Flow:
+    """B4a: the target assigns each set-aside card, in the order drawn, to an active player;
+    then they resolve in that order (nested sequences finish first). A card whose assignee
+    is no longer active when its turn comes is discarded."""
     players = g.players
-    tp = players[target]
-    aside: list[Card] = []
-    for _ in range(3):
-        if g.round_over or tp.status is BUSTED:
-            break
-        c = g.draw()
-        if c is None:  # X4 ruling: an exhausted deck ends the sequence early
-            break
-        if "flip_three" in c.type.sets_aside_in:
-            aside.append(c)
-            g.limbo.append(c)
-            g.ev(("set_aside", target, c.label))
-            continue
-        flow = g.give(target, c)
-        if flow is not None:
-            yield from flow
-    if g.round_over:
-        return  # X8: everything pending is discarded at the round's end
-    if tp.status is BUSTED:  # B4b: this sequence's unassigned cards are discarded
-        for c in aside:
-            g.to_discard(c, "bust")
-        return
-    # B4a: assign each set-aside card, in the order drawn, to an active player ...
     assigned: list[tuple[Card, int]] = []
     for c in aside:
         targets = g.active_seats()
@@ -139,7 +176,6 @@ def apply_flip_three(g: Game, chooser: int, target: int, card: Card) -> Flow:
         idx = yield Decision(CHOOSE_TARGET, target, targets, c.label)
         assigned.append((c, targets[idx]))
         g.ev(("assign", target, c.label, targets[idx]))
-    # ... then resolve them in that order; nested sequences finish first.
     for c, assignee in assigned:
         if g.round_over:
             return
@@ -151,6 +187,10 @@ def apply_flip_three(g: Game, chooser: int, target: int, card: Card) -> Flow:
         if flow is not None:
             yield from flow
         g.retire(c)
+
+
+# B4: Flip Three; Freeze and Flip Three drawn during it are set aside (B4a)
+apply_flip_three = DrawSequence("flip_three", 3, assign_then_resolve)
 
 
 # ---------------------------------------------------------------- scoring (B7)

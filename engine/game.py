@@ -12,13 +12,19 @@ The driver loop is::
     while not game.over:
         d = game.decision          # kind, seat, options
         game.step(choose(d))       # index into d.options
+
+For search, :meth:`Game.clone` copies a game (it replays the current round from its start,
+since generators cannot be copied) and :meth:`Game.determinized` (or ``determinize`` of
+:mod:`engine.determinization`, from the public event log) samples a game that agrees with
+everything public, the draw pile shuffled. :meth:`Game.card_locations` lists
+where every card is: each card of the deck is always in exactly one place.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Generator, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Generator, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.cards import ACTION, MODIFIER, NUMBER, Card, CardType
 
@@ -53,14 +59,34 @@ DECISION_KINDS = (
 
 HIT = "HIT"
 STAY = "STAY"
+# how a card handed out by a pass round the table is recorded (event kinds)
+DEAL = "deal"
+DRAW = "draw"
 HIT_STAY = (HIT, STAY)
 HIT_ONLY = (HIT,)
+
+# where a card can be (Game.card_locations)
+DECK = "deck"
+DISCARD_PILE = "discard"
+LIMBO = "limbo"
+BOX = "box"
+NUMBERS = "numbers"
+MODIFIERS = "modifiers"
+EXTRAS = "extras"
+PILES = (DECK, DISCARD_PILE, LIMBO, BOX, NUMBERS, MODIFIERS, EXTRAS)
 
 MAX_SEATS = 18
 FLIP7_CARDS = 7
 FLIP7_BONUS_POINTS = 15
 
-Flow = Generator["Decision", int, Any]
+# A flow: a generator that yields each pending Decision and is sent the chosen index.
+Flow = Generator["Decision", int, None]
+# An event as recorded: ``(kind, *fields)``; the fields' types depend on the kind (named in
+# engine.events.EVENT_FIELDS), so the tuple is typed loosely.
+Event = tuple[Any, ...]
+# An option value; its type depends on the decision kind (see Decision). A union would make
+# every reader narrow by isinstance what the kind already says, so it is typed loosely.
+Option = Any
 
 
 class IllegalChoice(ValueError):
@@ -69,6 +95,14 @@ class IllegalChoice(ValueError):
 
 class GameOver(RuntimeError):
     """A step was attempted on a finished game."""
+
+
+class CardNotInLimbo(LookupError):
+    """A flow tried to move a card out of limbo that is not there (an engine bug)."""
+
+    def __init__(self, card: Card) -> None:
+        super().__init__(f"{card!r} is not set aside or being resolved")
+        self.card = card
 
 
 class Decision:
@@ -83,10 +117,10 @@ class Decision:
 
     __slots__ = ("kind", "seat", "options", "card")
 
-    def __init__(self, kind: str, seat: int, options: Sequence[Any], card: str | None) -> None:
+    def __init__(self, kind: str, seat: int, options: Sequence[Option], card: str | None) -> None:
         self.kind = kind
         self.seat = seat
-        self.options = options if type(options) is tuple else tuple(options)
+        self.options: tuple[Option, ...] = options if type(options) is tuple else tuple(options)
         self.card = card
 
     def __repr__(self) -> str:
@@ -131,6 +165,19 @@ class Player:
     def line(self) -> list[Card]:
         return self.numbers + self.modifiers + self.extras
 
+    def copy_from(self, other: Player) -> None:
+        """Take over another player's state (own lists, shared cards)."""
+        self.numbers = other.numbers[:]
+        self.modifiers = other.modifiers[:]
+        self.extras = other.extras[:]
+        self.status = other.status
+        self.flip7 = other.flip7
+        self.sum = other.sum
+        self.ranks = set(other.ranks)
+        self.total = other.total
+        self.round_score = other.round_score
+        self.penalty = other.penalty
+
     def add_number(self, card: Card) -> None:
         self.numbers.append(card)
         self.sum += card.value
@@ -167,6 +214,9 @@ class Game:
     record_events: keep the event log (on by default).
     """
 
+    deck: list[Card]  # the draw pile, bottom first
+    deck_count: dict[CardType, int]  # the draw pile by type (X10's unseen multiset)
+
     def __init__(
         self,
         ruleset: Ruleset,
@@ -178,23 +228,41 @@ class Game:
         single_round: bool = False,
         record_events: bool = True,
     ) -> None:
+        self._setup(ruleset, seats, seed, single_round, record_events, random.Random(seed))
+        self.deck = self._build_deck(stack, deck)
+        if deck is None:  # the whole deck: its counts are the ruleset's
+            self.deck_count = {t: n for t, n in ruleset.deck if n}
+        else:
+            self._count_deck()
+        self._start()
+
+    def _setup(
+        self,
+        ruleset: Ruleset,
+        seats: int,
+        seed: int,
+        single_round: bool,
+        record_events: bool,
+        rng: random.Random | None,
+    ) -> None:
+        """Everything but the deck, before the first round."""
         if not 1 <= seats <= MAX_SEATS:
             raise ValueError(f"seats must be between 1 and {MAX_SEATS}, got {seats}")
         self.ruleset = ruleset
         self.n = seats
         self.seed = seed
         self.single_round = single_round
-        self.rng = random.Random(seed)
+        # the random source (X4: the first shuffle and every reshuffle), see the rng property
+        self._rng = rng
         self.players = [Player(i) for i in range(seats)]
-        self.events: list[tuple[Any, ...]] = []
+        self.events: list[Event] = []
         self.record_events = record_events
         self.choices: list[int] = []
         self.box: list[Card] = []
         self.discard: list[Card] = []
         self.limbo: list[Card] = []  # set aside or being resolved
-        self.deck = self._build_deck(stack, deck)
-        self.deck_count: dict[CardType, int] = {}
-        self._count_deck()
+        self.deck = []
+        self.deck_count = {}
         self.round = 0
         self.dealer = 0
         self.order: list[int] = []
@@ -207,8 +275,35 @@ class Game:
         self.ranks: tuple[int, ...] = ()
         self.over = False
         self.decision: Decision | None = None
-        self._gen = self._play()
+        # what clone() needs to rebuild this game (one attribute: a game has many already,
+        # and CPython's attribute lookups are fastest with at most 30 per instance)
+        self._replay = _Replay()
+
+    def _start(self) -> None:
+        # the first send primes the generator with None (the generator protocol); the
+        # flows themselves are only ever sent option indices
+        self._gen = cast("Generator[Decision, int | None, None]", self._play())
         self._advance(None)
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random source. A clone shares its original's state until it needs it
+        (a snapshot of the state, taken once and reused while the original does not draw
+        from it); a determinized game seeds its own lazily from its seed."""
+        r = self._rng
+        replay = self._replay
+        if r is None:
+            r = random.Random(self.seed)
+            if replay.rng_state is not None:
+                r.setstate(replay.rng_state)
+            self._rng = r
+        replay.rng_state = None  # the caller may draw from it: any snapshot becomes stale
+        return r
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._replay.rng_state = None
 
     # ------------------------------------------------------------------ setup
     def _build_deck(self, stack: Iterable[str] | None, exact: Iterable[str] | None) -> list[Card]:
@@ -224,10 +319,12 @@ class Game:
         return cards + top[::-1]
 
     def _count_deck(self) -> None:
-        dc: dict[CardType, int] = {}
+        """Count the draw pile by type, keyed in the ruleset's type order: the keys' order
+        must not depend on the order of the pile (X10)."""
+        counts = dict.fromkeys(self.ruleset.types, 0)
         for c in self.deck:
-            dc[c.type] = dc.get(c.type, 0) + 1
-        self.deck_count = dc
+            counts[c.type] += 1
+        self.deck_count = {t: n for t, n in counts.items() if n}
 
     # ------------------------------------------------------------------ driving
     def step(self, index: int) -> None:
@@ -244,7 +341,7 @@ class Game:
         send = self._gen.send
         auto = self.ruleset.auto_single
         try:
-            d = send(answer)  # type: ignore[arg-type]
+            d = send(answer)
             while auto and len(d.options) == 1:
                 d = send(0)
         except StopIteration:
@@ -255,16 +352,33 @@ class Game:
 
     @classmethod
     def replay(
-        cls, ruleset: Ruleset, seats: int, seed: int, choices: Iterable[int], **kw: Any
+        cls,
+        ruleset: Ruleset,
+        seats: int,
+        seed: int,
+        choices: Iterable[int],
+        *,
+        stack: Iterable[str] | None = None,
+        deck: Iterable[str] | None = None,
+        single_round: bool = False,
+        record_events: bool = True,
     ) -> Game:
-        """Rebuild a game from its seed and recorded choices."""
-        g = cls(ruleset, seats, seed, **kw)
+        """Rebuild a game from its seed and recorded choices (keywords as for Game)."""
+        g = cls(
+            ruleset,
+            seats,
+            seed,
+            stack=stack,
+            deck=deck,
+            single_round=single_round,
+            record_events=record_events,
+        )
         for c in choices:
             g.step(c)
         return g
 
     # ------------------------------------------------------------------ primitives
-    def ev(self, event: tuple[Any, ...]) -> None:
+    def ev(self, event: Event) -> None:
         if self.record_events:
             self.events.append(event)
 
@@ -276,8 +390,16 @@ class Game:
                 return None
             deck = self.discard
             self.discard = []
-            self.rng.shuffle(deck)
+            replay = self._replay
+            start, pile, kept, choices, events = replay.start
+            if pile is deck:  # keep the round's start: this list is about to be shuffled
+                replay.start = (start, deck[:kept], kept, choices, events)
+            if replay.reorders:  # a replayed or determinized reshuffle
+                deck = replay.reorders.pop(0)(deck)
+            else:
+                self.rng.shuffle(deck)
             self.deck = deck
+            replay.decks.append(deck[:])
             self._count_deck()
             if self.record_events:
                 self.events.append(("reshuffle", len(deck)))
@@ -288,7 +410,7 @@ class Game:
     def give(self, seat: int, card: Card) -> Flow | None:
         """Deliver a drawn card to a seat; returns the card's flow if it needs decisions."""
         if self.record_events:
-            self.events.append(("draw", seat, card.label))
+            self.events.append((DRAW, seat, card.label))
         return card.receive(self, seat, card)
 
     def hit(self, seat: int) -> Flow:
@@ -334,19 +456,26 @@ class Game:
         self.ev(("flip7", seat))
 
     def to_discard(self, card: Card, reason: str) -> None:
-        """Discard a card that is in limbo (set aside or being resolved) or just drawn."""
+        """Discard a card that is in limbo (set aside or being resolved), with an event.
+
+        Raises :class:`CardNotInLimbo` if it is not there: every card is in exactly one
+        place, so a card that is not where a flow says it is means an engine bug."""
         try:
             self.limbo.remove(card)
         except ValueError:
-            pass
+            raise CardNotInLimbo(card) from None
         self.discard.append(card)
         self.ev(("discard", card.label, reason))
 
     def retire(self, card: Card) -> None:
-        """A resolved action card goes to the discard pile (B3), unless the round ended."""
-        if card in self.limbo:
+        """A resolved action card goes from limbo to the discard pile (B3), also when the
+        round ended while it resolved (the rest of the table follows at the round's end).
+        Raises :class:`CardNotInLimbo` if it is not in limbo."""
+        try:
             self.limbo.remove(card)
-            self.discard.append(card)
+        except ValueError:
+            raise CardNotInLimbo(card) from None
+        self.discard.append(card)
 
     def can_stay(self, p: Player) -> bool:
         if not (p.numbers or p.modifiers or p.extras):
@@ -373,16 +502,150 @@ class Game:
                 out[ctype.label] = out.get(ctype.label, 0) + n
         return out
 
+    def card_locations(self) -> list[tuple[str, int | None, Card]]:
+        """Where every card of the game is, as ``(pile, seat, card)`` triples.
+
+        ``pile`` is one of :data:`PILES`: ``deck`` (the draw pile, bottom first),
+        ``discard``, ``limbo`` (set aside or being resolved), ``box`` (out of play, with an
+        exact deck), or a seat's ``numbers``, ``modifiers`` or ``extras`` (a held Second
+        Chance); ``seat`` is None for the shared piles. Card conservation (X2: one deck):
+        every card of the ruleset's deck appears exactly once, by identity.
+        """
+        out: list[tuple[str, int | None, Card]] = [(DECK, None, c) for c in self.deck]
+        out += [(DISCARD_PILE, None, c) for c in self.discard]
+        out += [(LIMBO, None, c) for c in self.limbo]
+        out += [(BOX, None, c) for c in self.box]
+        for p in self.players:
+            seat = p.seat
+            out += [(NUMBERS, seat, c) for c in p.numbers]
+            out += [(MODIFIERS, seat, c) for c in p.modifiers]
+            out += [(EXTRAS, seat, c) for c in p.extras]
+        return out
+
     def all_cards(self) -> list[Card]:
         """Every card of the game, wherever it is (for accounting checks)."""
-        cards = self.deck + self.discard + self.limbo + self.box
-        for p in self.players:
-            cards += p.line()
-        return cards
+        return [c for _, _, c in self.card_locations()]
+
+    # ------------------------------------------------------------------ search support
+    def clone(self, *, record_events: bool | None = None) -> Game:
+        """An independent copy that evolves exactly like this game under the same choices.
+
+        Generators cannot be copied, so the copy is rebuilt: from the current round's
+        start (the deck and discard pile as they were, the totals, which change only
+        between rounds, and the event log up to then) it replays this round's choices, its
+        reshuffles dealt as they fell, and then takes this game's random state. The cost
+        is that of the round so far, whatever the length of the game. Cards are shared
+        (they are immutable); every list and the random source are the copy's own.
+
+        ``record_events`` defaults to this game's; off, the copy's log is empty (and the
+        replay is a little faster). The copy is a plain :class:`Game`, also when this is
+        a subclass.
+        """
+        rec = self.record_events if record_events is None else record_events
+        g = Game.__new__(Game)
+        g._setup(self.ruleset, self.n, self.seed, self.single_round, False, None)
+        g.box = self.box[:]
+        if self.over:
+            g.deck = self.deck[:]
+            g.discard = self.discard[:]
+            g.deck_count = dict(self.deck_count)
+            for p, q in zip(g.players, self.players, strict=True):
+                p.copy_from(q)
+            g.round = self.round
+            g.dealer = self.dealer
+            g.order = self.order[:]
+            g.extra_rounds = self.extra_rounds
+            g.flip7_seat = self.flip7_seat
+            g.bonus_declined = self.bonus_declined
+            g.round_over = self.round_over
+            g.winners = self.winners
+            g.ranks = self.ranks
+            g.over = True
+            g.choices = self.choices[:]
+            g.record_events = rec
+            g.events = self.events[:] if rec else []
+        else:
+            replay = self._replay
+            deck, discard, kept, done, logged = replay.start
+            g.deck = deck[:]
+            g.discard = discard[:kept]
+            g.deck_count = dict.fromkeys(self.ruleset.types, 0)  # taken over after the replay
+            g.round = self.round - 1
+            g.dealer = self.dealer
+            g.extra_rounds = self.extra_rounds
+            for p, q in zip(g.players, self.players, strict=True):
+                p.total = q.total
+                p.round_score = q.round_score
+            choices = self.choices
+            g.choices = choices[:done]
+            g._replay.reorders = [_Exactly(d) for d in replay.decks]
+            # the replay records this round's events again (the flows keep the log and the
+            # recording switch they start with)
+            g.record_events = rec
+            g.events = self.events[:logged] if rec else []
+            g._start()
+            advance = g._advance
+            record = g.choices.append
+            for c in choices[done:]:
+                record(c)
+                advance(c)
+            g.deck_count = dict(self.deck_count)
+        mine = self._replay
+        if self._rng is not None and mine.rng_state is None:
+            mine.rng_state = self._rng.getstate()
+        g._replay.rng_state = mine.rng_state  # None: neither has drawn; both seed alike
+        return g
+
+    def determinized(self, seat: int, rng: random.Random) -> Game:
+        """A game consistent with everything ``seat`` has seen, its draw pile shuffled.
+
+        The copy has this game's public history (event log, lines, totals, discard pile,
+        limbo, pending decision); only the order of the draw pile differs: its cards (the
+        observation's ``unseen`` multiset) are put in a canonical order and shuffled by
+        ``rng``, and later reshuffles use a random source seeded from ``rng``. Nothing
+        depends on this game's hidden order or seed, so two games that share a public
+        history give the same determinization for the same ``rng`` state. Everything but
+        the draw order is public (X10), so the result is the same from every seat; the
+        seat is checked. For many samples of one position, determinize once and call this
+        method on the result: :func:`engine.determinization.determinize` builds the same
+        game from the public event log alone.
+        """
+        if not 0 <= seat < self.n:
+            raise ValueError(f"no seat {seat} at a table of {self.n}")
+        if self.over:
+            raise ValueError("the game is over: there is nothing to determinize")
+        seed = rng.getrandbits(64)
+        g = self.clone(record_events=self.record_events)
+        g._redeal(canonical_shuffle(g.deck, rng), seed)
+        return g
+
+    def _redeal(self, deck: list[Card], seed: int) -> None:
+        """Replace the draw pile by ``deck`` (the same cards, bottom first) and the random
+        source by one seeded from ``seed``; the round's record follows, so that a clone of
+        this game replays to the new pile."""
+        m = len(deck)
+        # the current pile is the bottom of the deck this round started with or that its
+        # last reshuffle made; the cards above it have been drawn
+        replay = self._replay
+        if replay.decks:
+            replay.decks[-1] = deck + replay.decks[-1][m:]
+        else:
+            start, pile, kept, choices, events = replay.start
+            replay.start = (deck + start[m:], pile, kept, choices, events)
+        self.deck = deck
+        self._count_deck()
+        self.seed = seed
+        self._rng = None
+        replay.rng_state = None
 
     # ------------------------------------------------------------------ flow
     def _play(self) -> Flow:
         while True:
+            replay = self._replay
+            pile = self.discard
+            replay.start = (self.deck[:], pile, len(pile), len(self.choices), len(self.events))
+            if replay.decks:
+                replay.decks = []
             yield from self._round()
             if self._finish_round():
                 return
@@ -403,48 +666,39 @@ class Game:
         events = self.events
         if record:
             events.append(("round_start", self.round, dealer))
-        # X5: the initial deal, actions resolved at once
-        for seat in order:
-            if self.round_over:
-                break
-            p = players[seat]
-            if p.status is not ACTIVE:
-                continue
-            if p.numbers or p.modifiers or p.extras:
-                opts = HIT_STAY if self.can_stay(p) else HIT_ONLY
-                if (yield Decision(HIT_OR_STAY, seat, opts, None)) == 1:
-                    self.stay(seat)
-                    continue
-            card = self.draw()
-            if card is None:
-                self.stay(seat)
-                continue
-            if record:
-                events.append(("deal", seat, card.label))
-            flow = card.receive(self, seat, card)
-            if flow is not None:
-                yield from flow
-        # X6: turns until nobody is active or someone flips 7
-        while not self.round_over and self.n_active:
+        # Passes round the table in turn order: first the initial deal (X5: actions are
+        # resolved at once; a seat with an empty line is dealt without being asked, one who
+        # already holds cards is asked), then turns until nobody is active or someone
+        # flips 7 (X6, X8: every active seat is asked; STAY only with a non-empty line).
+        # This loop is the one place where a seat is offered HIT or STAY, draws, has the
+        # draw recorded and receives the card; a card that cannot be drawn (X4) is a stay.
+        kind = DEAL
+        ask_all = False
+        while True:
             for seat in order:
                 if self.round_over:
                     break
                 p = players[seat]
                 if p.status is not ACTIVE:
                     continue
-                opts = HIT_STAY if self.can_stay(p) else HIT_ONLY
-                if (yield Decision(HIT_OR_STAY, seat, opts, None)) == 1:
-                    self.stay(seat)
-                    continue
+                if ask_all or p.numbers or p.modifiers or p.extras:
+                    opts = HIT_STAY if self.can_stay(p) else HIT_ONLY
+                    if (yield Decision(HIT_OR_STAY, seat, opts, None)) == 1:
+                        self.stay(seat)
+                        continue
                 card = self.draw()
                 if card is None:
                     self.stay(seat)
                     continue
                 if record:
-                    events.append(("draw", seat, card.label))
+                    events.append((kind, seat, card.label))
                 flow = card.receive(self, seat, card)
                 if flow is not None:
                     yield from flow
+            if self.round_over or not self.n_active:
+                break
+            kind = DRAW
+            ask_all = True
         # Brutal: the Flip 7 player may choose a penalty instead of the bonus (V8)
         if self.flip7_seat is not None and self.ruleset.brutal:
             yield from self._brutal_flip7(self.flip7_seat)
@@ -508,6 +762,49 @@ class Game:
             self.ranks = tuple(1 + sum(1 for u in totals if u > t) for t in totals)
             self.ev(("game_over", leaders, totals))
         return over
+
+
+def _uid(card: Card) -> int:
+    return card.uid
+
+
+def canonical_shuffle(cards: Iterable[Card], rng: random.Random) -> list[Card]:
+    """The cards in canonical order (by uid: by type, then copy), then shuffled by ``rng``:
+    the result depends on the multiset of labels and on ``rng`` only, never on the order
+    the cards came in (determinization must not leak the hidden order)."""
+    out = sorted(cards, key=_uid)
+    rng.shuffle(out)
+    return out
+
+
+class _Replay:
+    """What :meth:`Game.clone` needs: the current round's start (the deck and discard pile
+    as they were, how many choices had been made) and the decks its reshuffles made;
+    scripted reshuffles still to come (oldest first: each turns the discard pile into the
+    new deck); and a snapshot of the random state, kept while nobody draws from it."""
+
+    __slots__ = ("start", "decks", "reorders", "rng_state")
+
+    def __init__(self) -> None:
+        # (deck copy, discard pile, its length, choices made, events logged) at the round's
+        # start; the discard pile only grows during a round, so the list itself is kept
+        # (copied only when a reshuffle is about to shuffle it)
+        self.start: tuple[list[Card], list[Card], int, int, int] = ([], [], 0, 0, 0)
+        self.decks: list[list[Card]] = []
+        self.reorders: list[Callable[[list[Card]], list[Card]]] = []
+        self.rng_state: tuple[Any, ...] | None = None  # random.Random.getstate()'s type
+
+
+class _Exactly:
+    """A scripted reshuffle that makes the deck it was given (replaying a round)."""
+
+    __slots__ = ("order",)
+
+    def __init__(self, order: list[Card]) -> None:
+        self.order = order
+
+    def __call__(self, pile: list[Card]) -> list[Card]:
+        return self.order[:]
 
 
 def _take(cards: list[Card], label: str) -> Card:

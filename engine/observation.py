@@ -7,17 +7,22 @@ a bot. The draw pile appears only as its size and, optionally, as a multiset of 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from engine.cards import Card
 from engine.game import Game
 from engine.scoring import line_value
 
+# plain JSON-shaped data: the value's type depends on the key (see observe)
+Observation = dict[str, Any]
 
-def _labels(cards: list[Any]) -> list[str]:
+
+def _labels(cards: Iterable[Card]) -> list[str]:
     return [c.label for c in cards]
 
 
-def observe(game: Game, seat: int, *, unseen: bool = True) -> dict[str, Any]:
+def observe(game: Game, seat: int, *, unseen: bool = True) -> Observation:
     """Public state of ``game`` from ``seat``'s chair.
 
     Keys: variant, options (ruleset options), seat, seats, round, dealer, order (turn order
@@ -44,7 +49,7 @@ def observe(game: Game, seat: int, *, unseen: bool = True) -> dict[str, Any]:
                 "flip7": p.flip7,
             }
         )
-    obs: dict[str, Any] = {
+    obs: Observation = {
         "variant": rules.name,
         "options": rules.describe(),
         "seat": seat,

@@ -1,15 +1,17 @@
 """Built-in policies for in-process play: ``random``, ``threshold:N`` and ``ev``.
 
-A policy is a callable ``policy(game, decision) -> option index``. It reads only public
-state: lines, statuses, totals and the unseen multiset (X10), never the draw order.
+A policy is a callable ``policy(game, decision) -> option index``, the game a Game or any
+other game view (engine.view.GameView, e.g. a PublicGame built from an observation). It
+reads only public state: lines, statuses, totals and the unseen multiset (X10), never the
+draw order.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
 
+from engine.cards import CardType
 from engine.game import (
     CHOOSE_TARGET,
     DISCARD,
@@ -22,13 +24,15 @@ from engine.game import (
     STEAL,
     SWAP,
     Decision,
-    Game,
+    Option,
     Player,
 )
+from engine.rulesets import Ruleset
 from engine.scoring import line_value
 from engine.vengeance import is_duplicate
+from engine.view import GameView
 
-Policy = Callable[[Game, Decision], int]
+Policy = Callable[[GameView, Decision], int]
 
 # cards that are good for whoever receives them / bad for whoever receives them
 _HELPFUL_ACTIONS = {"SECOND_CHANCE"}
@@ -39,16 +43,16 @@ class PolicyError(ValueError):
     """A policy spec that cannot be parsed."""
 
 
-def _standing(game: Game, seat: int) -> int:
+def _standing(game: GameView, seat: int) -> int:
     p = game.players[seat]
     return p.total + line_value(game, p)
 
 
-def _others(seats: Any, me: int) -> list[int]:
+def _others(seats: Iterable[int], me: int) -> list[int]:
     return [s for s in seats if s != me]
 
 
-def hit_gain(game: Game, p: Player) -> float:
+def hit_gain(game: GameView, p: Player) -> float:
     """Expected change of the player's line value from drawing one more card.
 
     Counts the unseen cards (the draw pile, or the discard pile when the draw pile is empty
@@ -114,7 +118,7 @@ class RandomPolicy:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def __call__(self, game: Game, d: Decision) -> int:
+    def __call__(self, game: GameView, d: Decision) -> int:
         return self.rng.randrange(len(d.options))
 
 
@@ -126,7 +130,7 @@ class ThresholdPolicy:
         self.name = f"threshold:{n}"
         self.targeting = Targeting(lambda g, p: 1.0 if p.sum < self.n else -1.0)
 
-    def __call__(self, game: Game, d: Decision) -> int:
+    def __call__(self, game: GameView, d: Decision) -> int:
         if d.kind == HIT_OR_STAY:
             if len(d.options) == 2 and game.players[d.seat].sum >= self.n:
                 return 1
@@ -142,7 +146,7 @@ class EVPolicy:
     def __init__(self) -> None:
         self.targeting = Targeting(lambda g, p: hit_gain(g, p))
 
-    def __call__(self, game: Game, d: Decision) -> int:
+    def __call__(self, game: GameView, d: Decision) -> int:
         if d.kind == HIT_OR_STAY:
             if len(d.options) == 2 and hit_gain(game, game.players[d.seat]) <= 0:
                 return 1
@@ -158,13 +162,13 @@ class Targeting:
     more the higher their standing (game total plus line).
     """
 
-    def __init__(self, appetite: Callable[[Game, Player], float]) -> None:
+    def __init__(self, appetite: Callable[[GameView, Player], float]) -> None:
         self.appetite = appetite
 
-    def weight(self, game: Game, seat: int) -> float:
+    def weight(self, game: GameView, seat: int) -> float:
         return 1.0 + max(0, _standing(game, seat)) / 100.0
 
-    def __call__(self, game: Game, d: Decision) -> int:
+    def __call__(self, game: GameView, d: Decision) -> int:
         kind = d.kind
         me = d.seat
         opts = d.options
@@ -187,7 +191,7 @@ class Targeting:
             return 0
         return 0
 
-    def _target(self, game: Game, d: Decision) -> int:
+    def _target(self, game: GameView, d: Decision) -> int:
         me = d.seat
         card = d.card or ""
         players = game.players
@@ -207,7 +211,7 @@ class Targeting:
             scores.append(v)
         return max(range(len(scores)), key=scores.__getitem__)
 
-    def _give_modifier(self, game: Game, d: Decision) -> int:
+    def _give_modifier(self, game: GameView, d: Decision) -> int:
         label = d.card or ""
         harmful = label.startswith("-") or label.startswith("/")
         me = d.seat
@@ -223,7 +227,7 @@ class Targeting:
                 best, best_v = i, v
         return best
 
-    def _card_choice(self, game: Game, d: Decision) -> int:
+    def _card_choice(self, game: GameView, d: Decision) -> int:
         """Steal / Discard / Swap: maximise my gain plus the loss of the strongest rival."""
         me = d.seat
         best = 0
@@ -235,7 +239,7 @@ class Targeting:
         return best
 
 
-def _card_value_to(game: Game, seat: int, label: str) -> float:
+def _card_value_to(game: GameView, seat: int, label: str) -> float:
     """Rough worth of holding a face-up card (numbers by value, modifiers by effect)."""
     p = game.players[seat]
     if label in ("0", "ZERO"):
@@ -256,7 +260,7 @@ def _card_value_to(game: Game, seat: int, label: str) -> float:
         return 0.0
 
 
-def _would_bust(game: Game, seat: int, label: str) -> bool:
+def _would_bust(game: GameView, seat: int, label: str) -> bool:
     """Would this face-up card bust the seat if it arrived in its line?"""
     ctype = _types_by_label(game.ruleset).get(label)
     if ctype is None or ctype.kind != "number":
@@ -264,17 +268,17 @@ def _would_bust(game: Game, seat: int, label: str) -> bool:
     return is_duplicate(game.players[seat], ctype)
 
 
-_TYPE_TABLES: dict[int, dict[str, Any]] = {}
+_TYPE_TABLES: dict[int, dict[str, CardType]] = {}
 
 
-def _types_by_label(rules: Any) -> dict[str, Any]:
+def _types_by_label(rules: Ruleset) -> dict[str, CardType]:
     table = _TYPE_TABLES.get(id(rules.types))
     if table is None:
         table = _TYPE_TABLES[id(rules.types)] = {t.label: t for t in rules.types}
     return table
 
 
-def _card_option_value(game: Game, kind: str, me: int, opt: Any, t: Targeting) -> float:
+def _card_option_value(game: GameView, kind: str, me: int, opt: Option, t: Targeting) -> float:
     if kind == STEAL:
         seat, label = opt
         gain = -1e6 if _would_bust(game, me, label) else _card_value_to(game, me, label)

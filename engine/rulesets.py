@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from engine.base import base_deck, score_base, score_busted, scorer_base
 from engine.cards import Card, CardType, build_deck
@@ -17,8 +17,21 @@ from engine.vengeance import (
     vengeance_deck,
 )
 
-ScoreFn = Callable[..., int]  # (player, ruleset, number_sum=None) -> round score
-ScorerFn = Callable[..., Callable[[int], int]]  # (player, ruleset) -> (number sum -> score)
+if TYPE_CHECKING:
+    from engine.game import Player
+
+# an option's value: brutal and auto_single are bools, target_score and max_tie_rounds ints
+OptionValue = bool | int
+
+
+class ScoreFn(Protocol):
+    """A round score: of the player's line, or of ``number_sum`` in place of its numbers."""
+
+    def __call__(self, p: Player, rules: Ruleset, number_sum: int | None = None) -> int: ...
+
+
+# (player, ruleset) -> (number sum -> score), the modifiers fixed
+ScorerFn = Callable[["Player", "Ruleset"], Callable[[int], int]]
 
 
 @dataclass(frozen=True)
@@ -45,15 +58,16 @@ class Ruleset:
     def deck_size(self) -> int:
         return len(self.cards)
 
-    def with_options(self, **options: Any) -> Ruleset:
+    def with_options(self, **options: OptionValue) -> Ruleset:
         """A copy with options changed (brutal, target_score, auto_single, max_tie_rounds)."""
         allowed = {"brutal", "target_score", "auto_single", "max_tie_rounds"}
         unknown = set(options) - allowed
         if unknown:
             raise ValueError(f"unknown ruleset option(s): {', '.join(sorted(unknown))}")
-        return dataclasses.replace(self, **options)
+        # each option's value type goes with its name, which a ** mapping cannot say
+        return dataclasses.replace(self, **options)  # type: ignore[arg-type]
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, str | OptionValue]:
         return {
             "variant": self.name,
             "brutal": self.brutal,
@@ -73,7 +87,7 @@ VENGEANCE = Ruleset(
 RULESETS: dict[str, Ruleset] = {"base": BASE, "vengeance": VENGEANCE}
 
 
-def get_ruleset(variant: str, **options: Any) -> Ruleset:
+def get_ruleset(variant: str, **options: OptionValue) -> Ruleset:
     try:
         rs = RULESETS[variant]
     except KeyError:

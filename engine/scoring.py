@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from engine.game import BUSTED, FLIP7_BONUS_POINTS, Game, Player
+from typing import TYPE_CHECKING
+
+from engine.game import BUSTED, FLIP7_BONUS_POINTS, Player
+
+if TYPE_CHECKING:
+    from engine.view import GameView
 
 
-def line_value(game: Game, p: Player) -> int:
+def line_value(game: GameView, p: Player) -> int:
     """What the player would bank if the round ended now (busted: 0, or Brutal's minus)."""
     rules = game.ruleset
     if not (p.numbers or p.modifiers):

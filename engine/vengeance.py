@@ -7,10 +7,10 @@ list here is "not busted" rather than "active".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING
 
-from engine.base import receive_targeted
+from engine.base import DrawSequence, discard_all, receive_targeted
 from engine.cards import ACTION, MODIFIER, NUMBER, Card, CardType
 from engine.game import (
     ACTIVE,
@@ -34,7 +34,7 @@ UNLUCKY_7 = "U7"
 
 
 # ---------------------------------------------------------------- numbers (V3, V4, V5)
-def is_duplicate(p: Player, card: Card) -> bool:
+def is_duplicate(p: Player, card: Card | CardType) -> bool:
     """Would receiving this number bust the player? (Unlucky 7 never does; Lucky 13 pair.)"""
     v = card.value
     if v not in p.ranks or card.label == UNLUCKY_7:
@@ -113,30 +113,15 @@ def apply_just_one_more(g: Game, chooser: int, target: int, card: Card) -> Flow:
         g.stay(target)
 
 
-def apply_flip_four(g: Game, chooser: int, target: int, card: Card) -> Flow:
-    """Up to four draws; actions and modifiers are set aside, then resolved by the target."""
+def resolve_in_order(g: Game, target: int, aside: list[Card]) -> Flow:
+    """V7 Flip Four!: the target resolves the set-aside cards in the order drawn, as if just
+    received; if the target busts while resolving them, the rest are discarded."""
     tp = g.players[target]
-    aside: list[Card] = []
-    for _ in range(4):
-        if g.round_over or tp.status is BUSTED:
-            break
-        c = g.draw()
-        if c is None:
-            break
-        if "flip_four" in c.type.sets_aside_in:
-            aside.append(c)
-            g.limbo.append(c)
-            g.ev(("set_aside", target, c.label))
-            continue
-        flow = g.give(target, c)
-        if flow is not None:
-            yield from flow
     for i, c in enumerate(aside):
         if g.round_over:
             return  # X8: discarded with the rest of the table
         if tp.status is BUSTED:
-            for rest in aside[i:]:
-                g.to_discard(rest, "bust")
+            discard_all(g, aside[i:], "bust")
             return
         g.limbo.remove(c)
         g.ev(("resolve", target, c.label))
@@ -145,21 +130,39 @@ def apply_flip_four(g: Game, chooser: int, target: int, card: Card) -> Flow:
             yield from flow
 
 
+# V7: up to four draws; actions and modifiers are set aside, then resolved by the target
+apply_flip_four = DrawSequence("flip_four", 4, resolve_in_order)
+
+
 def _face_up(g: Game, seats: list[int]) -> list[tuple[int, Card]]:
     players = g.players
     return [(s, c) for s in seats for c in (*players[s].numbers, *players[s].modifiers)]
 
 
-def receive_steal(g: Game, seat: int, card: Card) -> Flow:
-    """Take a number or modifier from another non-busted player; it takes effect on arrival."""
+def _take_face_up(
+    g: Game, seat: int, card: Card, kind: str, seats: list[int]
+) -> Generator[Decision, int, tuple[int, Card] | None]:
+    """Steal and Discard: hold the action card in limbo while the chooser picks one face-up
+    card of ``seats``, which then leaves its line; returns (its seat, the card), or None
+    when there is none (the action card is discarded: no target, X9)."""
     g.limbo.append(card)
-    pool = _face_up(g, [s for s in g.unbusted_seats() if s != seat])
+    pool = _face_up(g, seats)
     if not pool:
         g.to_discard(card, "no_target")
-        return
-    idx = yield Decision(STEAL, seat, [(s, c.label) for s, c in pool], card.label)
+        return None
+    idx = yield Decision(kind, seat, [(s, c.label) for s, c in pool], card.label)
     victim, taken = pool[idx]
     g.players[victim].remove(taken)
+    return victim, taken
+
+
+def receive_steal(g: Game, seat: int, card: Card) -> Flow:
+    """Take a number or modifier from another non-busted player; it takes effect on arrival."""
+    others = [s for s in g.unbusted_seats() if s != seat]
+    chosen = yield from _take_face_up(g, seat, card, STEAL, others)
+    if chosen is None:
+        return
+    victim, taken = chosen
     g.ev(("steal", seat, victim, taken.label))
     arrive(g, seat, taken)
     g.retire(card)
@@ -167,14 +170,10 @@ def receive_steal(g: Game, seat: int, card: Card) -> Flow:
 
 def receive_discard(g: Game, seat: int, card: Card) -> Flow:
     """A chosen non-busted player discards one face-up card of the chooser's choice."""
-    g.limbo.append(card)
-    pool = _face_up(g, g.unbusted_seats())
-    if not pool:
-        g.to_discard(card, "no_target")
+    chosen = yield from _take_face_up(g, seat, card, DISCARD, g.unbusted_seats())
+    if chosen is None:
         return
-    idx = yield Decision(DISCARD, seat, [(s, c.label) for s, c in pool], card.label)
-    victim, gone = pool[idx]
-    g.players[victim].remove(gone)
+    victim, gone = chosen
     g.discard.append(gone)
     g.ev(("discarded", seat, victim, gone.label))
     g.retire(card)
@@ -279,16 +278,16 @@ def vengeance_deck() -> list[tuple[CardType, int]]:
                 1,
             )
         )
-    targeted = {"receive": receive_targeted, "targets": Game.unbusted_seats}
     spec += [
         (
             CardType(
                 "JUST_ONE_MORE",
                 "Just One More!",
                 ACTION,
+                receive=receive_targeted,
                 apply=apply_just_one_more,
+                targets=Game.unbusted_seats,
                 sets_aside_in=aside,
-                **targeted,  # type: ignore[arg-type]
             ),
             2,
         ),
@@ -297,9 +296,10 @@ def vengeance_deck() -> list[tuple[CardType, int]]:
                 "FLIP_FOUR",
                 "Flip Four!",
                 ACTION,
+                receive=receive_targeted,
                 apply=apply_flip_four,
+                targets=Game.unbusted_seats,
                 sets_aside_in=aside,
-                **targeted,  # type: ignore[arg-type]
             ),
             2,
         ),

@@ -9,8 +9,8 @@ parts, so ``policy(PublicGame.from_observation(obs), decision)`` chooses what
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence, Sized
+from typing import Any, Protocol
 
 from engine.cards import Card, CardType
 from engine.game import ACTIVE, BUSTED, FROZEN, STAYED, Player
@@ -25,7 +25,7 @@ PlayerData = tuple[int, str, Iterable[str], Iterable[str], int, int, bool]
 
 def ruleset_for(variant: str, brutal: bool, target_score: int) -> Ruleset:
     rules = RULESETS[variant]
-    changes: dict[str, Any] = {}
+    changes: dict[str, bool | int] = {}
     if brutal != rules.brutal:
         changes["brutal"] = brutal
     if target_score and target_score != rules.target_score:
@@ -68,6 +68,24 @@ def make_player(
     return p
 
 
+class GameView(Protocol):
+    """What the built-in policies read of a game: its public parts. Both
+    :class:`~engine.game.Game` and :class:`PublicGame` are game views."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def players(self) -> Sequence[Player]: ...
+    @property
+    def discard(self) -> Sequence[Card]: ...
+    @property
+    def deck(self) -> Sized: ...  # only the draw pile's size is public
+    @property
+    def deck_count(self) -> Mapping[CardType, int]: ...
+
+
 class PublicGame:
     """The public state of a game, shaped like :class:`~engine.game.Game` for policies."""
 
@@ -99,7 +117,7 @@ class PublicGame:
         self.deck: Sequence[None] = [None] * deck_size
 
     @classmethod
-    def from_observation(cls, obs: Mapping[str, Any]) -> PublicGame:
+    def from_observation(cls, obs: Mapping[str, Any]) -> PublicGame:  # JSON-shaped input
         """From the dict of engine.observation.observe (or its protocol twin)."""
         opts = obs.get("options") or {}
         rules = ruleset_for(

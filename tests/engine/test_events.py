@@ -1,0 +1,59 @@
+"""The event log's vocabulary: event_dict and event_tuple are inverse, and every decision's
+answer can be read back from the event it produced (what determinize replays by)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from search_helpers import RULES, chooser
+
+from engine import Game
+from engine.events import ANSWERS, EVENT_FIELDS, answer_from_event, event_dict, event_tuple
+from engine.game import DECISION_KINDS, HIT_OR_STAY
+
+
+def test_event_tuple_inverts_event_dict_for_every_event():
+    kinds = set()
+    for variant in sorted(RULES):
+        for seed in range(60):
+            g = Game(RULES[variant], 1 + seed % 12, seed)
+            choose = chooser("random-choice", g.n, seed)
+            while not g.over:
+                g.step(choose(g))
+            for e in g.events:
+                assert event_tuple(event_dict(e)) == e
+                kinds.add(e[0])
+    assert set(EVENT_FIELDS) - kinds <= {"tie_continue"}  # the whole vocabulary occurred
+
+
+@pytest.mark.parametrize("variant", sorted(RULES))
+def test_every_answer_is_read_back_from_the_event_it_produced(variant):
+    """For every decision of many games, the first event after the answer names that
+    answer (or, for HIT / +15, an answer with the same outcome)."""
+    rules = RULES[variant].with_options(auto_single=False)
+    seen = set()
+    for seed in range(80):
+        g = Game(rules, 1 + seed % 8, seed)
+        rng = random.Random(seed)
+        while not g.over:
+            d = g.decision
+            mark = len(g.events)
+            k = rng.randrange(len(d.options))
+            g.step(k)
+            nxt = g.events[mark] if len(g.events) > mark else None
+            back = answer_from_event(d, nxt)
+            seen.add(d.kind)
+            if back != k:  # only a HIT on an exhausted pile reads back as STAY
+                assert d.kind == HIT_OR_STAY and nxt == ("stay", d.seat)
+    assert seen <= set(ANSWERS) == set(DECISION_KINDS)
+    assert len(seen) >= 3
+
+
+def test_answer_from_event_refuses_an_event_that_no_option_explains():
+    g = Game(RULES["base"], 3, 2, stack=["FREEZE"])
+    d = g.decision
+    assert d.kind == "CHOOSE_TARGET"
+    with pytest.raises(ValueError):
+        answer_from_event(d, ("action", d.seat, "FREEZE", 9))
+    assert set(EVENT_FIELDS) >= {k for kinds, _, _ in ANSWERS.values() for k in kinds}
