@@ -30,6 +30,7 @@ from arena.cli import (
 )
 from arena.console import progress_bar
 from arena.errors import ArenaError, UsageProblem
+from arena.faults import summarize
 from arena.names import check_bot_name, check_entry_name, is_bot_name, made_up_name, numbered
 
 DeadlineOpt = Annotated[
@@ -283,11 +284,33 @@ def match(
         faults = ", ".join(f"{k} {v}" for k, v in sorted(row["faults"].items())) or "-"
         table.add_row(row["bot"], f"{row['wins']:g}", f"{row['mean_total']:.1f}", faults)
     out.print(table)
+    print_fault_summary(summarize([g.faults for g in result.games]), len(result.games))
     void = sum(1 for g in result.games if g.status != "completed")
     out.print(
         f"{result.decisions} decisions over the network in {result.seconds:.1f} s"
         + (f"; {void} game(s) void (arena failure)" if void else "")
     )
+
+
+def print_fault_summary(lines: list[Any], games: int) -> None:
+    """The faults of a match or an event, one line per bot and kind with the first reason
+    (on stdout, after the results; nothing when there were none)."""
+    if not lines:
+        return
+    table = Table(title=f"faults in {games} game(s)", title_justify="left")
+    for col in ("bot", "kind", "faults", "games", "forfeits", "first reason"):
+        table.add_column(col, justify="right" if col in ("faults", "games", "forfeits") else "left")
+    for ln in lines:
+        table.add_row(
+            ln.bot or "(the arena)",
+            ln.kind,
+            str(ln.count),
+            str(ln.games),
+            str(ln.forfeits),
+            ln.first,
+            style="bold" if ln.forfeits else None,
+        )
+    out.print(table)
 
 
 @bot_app.command("check")

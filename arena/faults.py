@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
@@ -76,3 +77,41 @@ class IllegalAnswer(Exception):
 
 class BotError(Exception):
     """The bot reported that its own code failed to choose (``Answer.error``)."""
+
+
+@dataclass
+class FaultLine:
+    """All faults of one kind of one bot (None: the arena's own) in a set of games."""
+
+    bot: str | None
+    kind: str
+    count: int = 0
+    forfeits: int = 0
+    games: int = 0
+    first: str = ""  # the first line of the first fault's detail
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def summarize(games: Iterable[Iterable[Fault | dict[str, Any]]]) -> list[FaultLine]:
+    """Faults by bot and kind over ``games`` (each: its faults, as Fault or stored dicts),
+    worst first: the operator's summary after a match or an event."""
+    lines: dict[tuple[str | None, str], FaultLine] = {}
+    for faults in games:
+        seen: set[tuple[str | None, str]] = set()
+        for f in faults:
+            d = f.as_dict() if isinstance(f, Fault) else f
+            k = (d.get("bot"), str(d["kind"]))
+            line = lines.get(k)
+            if line is None:
+                detail = str(d.get("detail") or "")
+                line = lines[k] = FaultLine(
+                    k[0], k[1], first=detail.splitlines()[0] if detail else ""
+                )
+            line.count += 1
+            line.forfeits += bool(d.get("forfeit"))
+            if k not in seen:
+                seen.add(k)
+                line.games += 1
+    return sorted(lines.values(), key=lambda ln: (-ln.forfeits, -ln.count, ln.bot or "", ln.kind))

@@ -12,7 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EX = "bots/examples/python"
 
 
-def arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def arena(
+    *args: str, timeout: float = 300, env_extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "arena", *args],
         capture_output=True,
@@ -20,7 +22,7 @@ def arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
         cwd=ROOT,
         timeout=timeout,
         check=False,
-        env={**os.environ, "COLUMNS": "160"},
+        env={**os.environ, "COLUMNS": "160", **(env_extra or {})},
     )
 
 
@@ -136,3 +138,25 @@ def test_bot_check_fails_a_bot_whose_code_raises() -> None:
     assert checks["its code does not fail"]["ok"] is False
     assert "ValueError: no idea what to do in round" in checks["its code does not fail"]["detail"]
     assert checks["answers legally"]["ok"] is True
+
+
+def test_match_prints_a_fault_summary_with_the_first_reason() -> None:
+    """A failing bot is not silent: after the results, one line per bot and fault kind
+    with how many games it forfeited and the first reason."""
+    bot = ROOT / "tests" / "bots" / "raises_later.py"
+    r = arena(
+        "match", "--bot", f"python {bot}", "--bot", "builtin:ev", "--games", "2",
+        env_extra={"COLUMNS": "250"},
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if "BOT_ERROR" in ln and "ValueError" in ln]
+    assert len(lines) == 1, r.stdout
+    cells = [c.strip() for c in lines[0].strip("│ ").split("│")]
+    assert cells[0] == "raises_later" and cells[1] == "BOT_ERROR"
+    assert cells[3] == "2" and cells[4] == "2"  # both games, both forfeited
+    assert cells[5].startswith("HIT_OR_STAY: the bot's code failed: ValueError: no idea")
+
+
+def test_match_of_clean_bots_prints_no_fault_summary() -> None:
+    r = arena("match", "--bot", "builtin:ev", "--bot", "builtin:random", "--games", "2")
+    assert r.returncode == 0 and "faults in" not in r.stdout
