@@ -14,6 +14,7 @@ from typing import Any
 
 from arena.faults import FaultKind, FaultPolicy
 from arena.match import BotEntry, MatchResult, MatchSpec, run_match
+from arena.store.status import GameStatus
 from engine import DECISION_KINDS
 
 OPPONENT = "threshold:0"  # stays at its first chance: keeps scripted draws in order
@@ -219,7 +220,7 @@ def _judge(
                 f"answered {n}" if n else "never reached (the bot's own choices avoided it)",
             )
         )
-    done = [g for g in burst.games if g.status == "completed" and not g.faults]
+    done = [g for g in burst.games if g.status == GameStatus.COMPLETED and not g.faults]
     checks.append(
         Check(
             "many games at once",
@@ -228,7 +229,7 @@ def _judge(
         )
     )
     lost = [f for g in reconnect.games for f in g.faults]
-    complete = all(g.status == "completed" for g in reconnect.games)
+    complete = all(g.status == GameStatus.COMPLETED for g in reconnect.games)
     checks.append(
         Check(
             "survives a reconnect",
