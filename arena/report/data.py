@@ -85,7 +85,7 @@ class SiteData:
 
 
 def load_site(db: Db) -> SiteData:
-    snap = snapshot.read(db)
+    snap = snapshot.read(db)  # one transaction: the rows agree with each other
     tournaments, entries, rounds, matches = (
         snap.tournaments,
         snap.entries,
