@@ -399,10 +399,16 @@ def _print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             "id": t.id,
             "status": t.status,
             "standings": [
-                {k: r.as_dict()[k] for k in ("rank", "bot", "points", "tiebreaks", "games")}
+                {
+                    k: r.as_dict()[k]
+                    for k in ("rank", "bot", "points", "elo_rank", "tiebreaks", "games")
+                }
                 for r in rows
             ],
         }
+        los = outcome.winner_los()
+        if los is not None:
+            data["winner"] = {"bot": los[0], "runner_up": los[1], "los": round(los[2], 4)}
         if report is not None:
             data["report"] = str(report.index)
         emit_json(data)
@@ -411,19 +417,28 @@ def _print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
         title=f"Tournament {t.id}: {t.format}, {t.variant}{' brutal' if t.brutal else ''}, "
         f"{t.seats}-seat tables, {t.rounds} rounds ({t.status})"
     )
-    for col in ("rank", "bot", "points", "games", "wins", "opp. strength", "byes"):
+    for col in ("rank", "bot", "points", "Elo rank", "games", "wins", "opp. strength", "byes"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for r in rows:
         table.add_row(
             str(r.rank),
             r.bot,
             f"{r.points:.1f}",
+            "–" if r.elo_rank is None else str(r.elo_rank),
             str(r.games),
             f"{r.wins:g}",
             f"{r.opponents:.2f}",
             str(r.byes) if r.byes else "",
         )
     out.print(table)
+    los = outcome.winner_los()
+    if los is not None:
+        out.print(
+            f"winner {los[0]}: likelihood of being stronger than {los[1]} (second) "
+            f"{los[2]:.1%}, from this event's games",
+            markup=False,
+            soft_wrap=True,
+        )
     for note in outcome.notes:
         out.print(f"note: {note}")
     if outcome.seconds:
@@ -666,17 +681,30 @@ def leaderboard(
         str | None,
         typer.Option("--variant", metavar="base|vengeance", help="Only games of this variant."),
     ] = None,
+    brutal: Annotated[
+        bool | None,
+        typer.Option(
+            "--brutal/--no-brutal",
+            help="Only games in Brutal mode, or only games without it (default: both, "
+            "each in its own table).",
+        ),
+    ] = None,
     tournament: Annotated[
         int | None, typer.Option("--tournament", metavar="ID", help="Only this tournament.")
     ] = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """The Elo leaderboard: a maximum-likelihood fit over every stored game's ranking.
+    """The Elo leaderboards: a maximum-likelihood fit over every stored game's ranking,
+    one table per variant and mode (Brutal games are rated apart from the others).
 
     Ratings are on the Elo scale (mean 1500) with 95 % intervals; LOS is the likelihood
-    that a bot is stronger than the one ranked just below it.
+    that a bot is stronger than the one ranked just below it. --json prints one list of
+    rows, board after board, each with the keys rank, bot, elo, ci_low, ci_high, games,
+    score, los_next, variant and brutal.
     """
+    from itertools import groupby
+
     from arena.leaderboard import leaderboard_rows
     from arena.store.db import read_engine
     from arena.tournament import load
@@ -686,27 +714,32 @@ def leaderboard(
     eng = read_engine(db)
     if tournament is not None:
         load(eng, tournament)  # an unknown id is an error, not an empty board
-    rows = leaderboard_rows(eng, variant=variant, tournament=tournament)
+    rows = leaderboard_rows(eng, variant=variant, brutal=brutal, tournament=tournament)
     if as_json:
         emit_json(rows)
         return
     if not rows:
-        out.print("no games stored yet")
+        filtered = (variant, brutal, tournament) != (None, None, None)
+        out.print("no stored games match these options" if filtered else "no games stored yet")
         return
-    table = Table(title="Elo leaderboard" + (f" ({variant})" if variant else ""))
-    for col in ("rank", "bot", "elo", "95% interval", "games", "score", "LOS next"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for r in rows:
-        table.add_row(
-            str(r["rank"]),
-            r["bot"],
-            f"{r['elo']:.0f}",
-            f"{r['ci_low']:.0f} – {r['ci_high']:.0f}",
-            str(r["games"]),
-            f"{r['score']:.1%}",
-            "" if r["los_next"] is None else f"{r['los_next']:.1%}",
-        )
-    out.print(table)
+    for (v, b), board in groupby(rows, key=lambda r: (r["variant"], r["brutal"])):
+        title = f"Elo leaderboard: {v}{' brutal' if b else ''}"
+        if tournament is not None:
+            title += f", tournament {tournament}"
+        table = Table(title=title)
+        for col in ("rank", "bot", "elo", "95% interval", "games", "score", "LOS next"):
+            table.add_column(col, justify="left" if col == "bot" else "right")
+        for r in board:
+            table.add_row(
+                str(r["rank"]),
+                r["bot"],
+                f"{r['elo']:.0f}",
+                f"{r['ci_low']:.0f} – {r['ci_high']:.0f}",
+                str(r["games"]),
+                "–" if r["score"] is None else f"{r['score']:.1%}",
+                "" if r["los_next"] is None else f"{r['los_next']:.1%}",
+            )
+        out.print(table)
 
 
 # ------------------------------------------------------------------ report

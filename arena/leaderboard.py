@@ -1,106 +1,167 @@
-"""The Elo leaderboard from stored games (recomputable at any time)."""
+"""Ratings from stored games: the one place they are computed (recomputable at any time).
+
+:func:`ratings` fits the completed games of one board — a variant, in Brutal mode or not —
+or of one tournament. The leaderboard (``arena leaderboard``), the report's boards and bot
+pages, and a tournament's standings and Swiss pairings all take their ratings from it, so
+they cannot disagree. :func:`history` is the same fit re-run after each tournament round,
+for the bot pages' charts.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine
-from sqlmodel import Session, select
+from arena.store import games, tournaments
+from arena.store.db import Db
 
-from arena.store.db import get_engine
-from arena.store.models import Game
-
-BATCH = 1000  # rows read or written at a time
+if TYPE_CHECKING:
+    from arena.ratings import Fit
 
 
-def stored_results(
-    db: str | Engine | None, *, variant: str | None = None, tournament: int | None = None
-) -> list[Any]:
-    """Completed games as rating inputs, in the order they were stored."""
-    from arena.ratings import GameResult
+@dataclass(frozen=True)
+class Board:
+    """The fitted ratings of one board: best first, ``fit.players``."""
 
-    eng = db if isinstance(db, Engine) else get_engine(db)
-    q = select(Game.seating, Game.ranks).where(Game.status == "completed").order_by(Game.id)
-    if variant is not None:
-        q = q.where(Game.variant == variant)
-    if tournament is not None:
-        q = q.where(Game.tournament_id == tournament)
-    with Session(eng) as s:
-        rows = s.exec(q).all()
-    return [GameResult(tuple(seating), tuple(ranks)) for seating, ranks in rows]
+    variant: str | None  # None: games of any variant (only with a tournament filter)
+    brutal: bool | None
+    fit: Fit
+
+    @property
+    def ratings(self) -> dict[str, float]:
+        return self.fit.ratings
+
+    def rank_of(self, bot: str) -> int | None:
+        """The bot's place on the board (1 = best rating); None without a rated game."""
+        try:
+            return self.fit.players.index(bot) + 1
+        except ValueError:
+            return None
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per bot, best first: rank, bot, elo, ci_low, ci_high, games, score
+        (None for a bot with only one-seat games), los_next, variant, brutal."""
+        fit = self.fit
+        out = []
+        for i, bot in enumerate(fit.players):
+            score = fit.score[bot]
+            out.append(
+                {
+                    "rank": i + 1,
+                    "bot": bot,
+                    "elo": fit.ratings[bot],
+                    "ci_low": fit.ci_low[bot],
+                    "ci_high": fit.ci_high[bot],
+                    "games": fit.games[bot],
+                    "score": None if math.isnan(score) else score,
+                    "los_next": fit.los_next[bot],
+                    "variant": self.variant,
+                    "brutal": self.brutal,
+                }
+            )
+        return out
+
+
+def ratings(
+    db: Db,
+    *,
+    variant: str | None = None,
+    brutal: bool | None = None,
+    tournament: int | None = None,
+) -> Board:
+    """The maximum-likelihood fit of the stored completed games that match the filters
+    (``None``: any): a board is a variant with ``brutal`` true or false; ``tournament``
+    narrows it to one event's games."""
+    from arena.ratings import GameResult, fit_ratings
+
+    results = [
+        GameResult(tuple(r.seating), tuple(r.ranks))
+        for r in games.results(db, variant=variant, brutal=brutal, tournament=tournament)
+    ]
+    return Board(variant, brutal, fit_ratings(results))
+
+
+def boards(db: Db, *, variant: str | None = None, brutal: bool | None = None) -> list[Board]:
+    """One board per variant and Brutal mode of which completed games are stored (those
+    matching the filters), sorted by variant, the plain game first."""
+    return [
+        ratings(db, variant=v, brutal=b)
+        for v, b in games.kinds(db)
+        if (variant is None or v == variant) and (brutal is None or b == brutal)
+    ]
 
 
 def leaderboard_rows(
-    db: str | Engine | None, *, variant: str | None = None, tournament: int | None = None
+    db: Db,
+    *,
+    variant: str | None = None,
+    brutal: bool | None = None,
+    tournament: int | None = None,
 ) -> list[dict[str, Any]]:
-    from arena.ratings import fit_ratings
+    """The rows ``arena leaderboard --json`` prints: every board's rows (see
+    :meth:`Board.rows`) one board after the other, figures rounded. With ``tournament``:
+    that event's board alone."""
+    if tournament is not None:
+        found = tournaments.get(db, tournament)
+        if found is None:
+            return []
+        t = found[0]
+        if (variant is not None and variant != t.variant) or brutal not in (None, t.brutal):
+            return []
+        chosen = [ratings(db, variant=t.variant, brutal=t.brutal, tournament=tournament)]
+    else:
+        chosen = boards(db, variant=variant, brutal=brutal)
+    out = []
+    for board in chosen:
+        for row in board.rows():
+            for key in ("elo", "ci_low", "ci_high"):
+                row[key] = round(row[key], 1)
+            for key in ("score", "los_next"):
+                if row[key] is not None:
+                    row[key] = round(row[key], 4)
+            out.append(row)
+    return out
 
-    results = stored_results(db, variant=variant, tournament=tournament)
-    if not results:
-        return []
-    fit = fit_ratings(results)
-    rows = []
-    for i, bot in enumerate(fit.players):
-        rows.append(
-            {
-                "rank": i + 1,
-                "bot": bot,
-                "elo": round(fit.ratings[bot], 1),
-                "ci_low": round(fit.ci_low[bot], 1),
-                "ci_high": round(fit.ci_high[bot], 1),
-                "games": fit.games[bot],
-                "score": round(fit.score[bot], 4),
-                "los_next": None if fit.los_next[bot] is None else round(fit.los_next[bot], 4),
-            }
-        )
-    return rows
+
+def winner_los(standings: Sequence[Any], board: Board) -> tuple[str, str, float] | None:
+    """(leader, runner-up, likelihood that the leader is the stronger of the two) for
+    standings rows (``.bot``, best first), from the board's fit; None unless both are
+    rated."""
+    if len(standings) < 2:
+        return None
+    first, second = standings[0].bot, standings[1].bot
+    if first not in board.ratings or second not in board.ratings:
+        return None
+    return first, second, board.fit.los(first, second)
 
 
-def record_history(db: str | Engine | None, variant: str) -> int:
-    """Recompute the incremental Elo history of a variant from its stored games and store
-    it (rating_point rows: bot, game, rating after that game), replacing the old one.
-    Returns the number of points stored.
+@dataclass
+class History:
+    """A board's ratings after each tournament round that added games to it, in the
+    order the rounds ended (their last game stored)."""
 
-    Games are streamed from the database in batches and the points written in batches, in
-    one transaction: memory stays flat however many games are stored."""
-    from sqlalchemy import insert
-    from sqlmodel import delete
+    rounds: list[int]  # round ids
+    # bot -> its rating after each round, from the first round it played in
+    ratings: dict[str, list[float]] = field(default_factory=dict)
 
-    from arena.ratings import GameResult
-    from arena.ratings.elo import elo_steps
-    from arena.store.models import RatingPoint
 
-    eng = db if isinstance(db, Engine) else get_engine(db)
-    stored = 0
-    with Session(eng) as s:
-        s.exec(delete(RatingPoint).where(RatingPoint.variant == variant))  # type: ignore[call-overload]
-        rows = s.exec(
-            select(Game.id, Game.seating, Game.ranks)
-            .where(Game.status == "completed", Game.variant == variant)
-            .order_by(Game.id)
-            .execution_options(yield_per=BATCH)
-        )
-        ids: list[int] = []  # the game of each step still to be written
+def history(db: Db, *, variant: str, brutal: bool) -> History:
+    """The board's fit (:func:`ratings`) re-run after each round: the rating each bot had
+    on the leaderboard when that round was over. The last point of every bot is its
+    rating on the board now."""
+    from arena.ratings import GameResult, refits
 
-        def games() -> Iterator[GameResult]:
-            for gid, seating, ranks in rows:
-                ids.append(gid)
-                yield GameResult(tuple(seating), tuple(ranks))
-
-        batch: list[dict[str, Any]] = []
-        for step in elo_steps(games()):
-            gid = ids.pop()
-            batch.extend(
-                {"variant": variant, "bot": bot, "game_id": gid, "rating": rating}
-                for bot, rating in step
-            )
-            if len(batch) >= BATCH:
-                s.execute(insert(RatingPoint), batch)
-                stored += len(batch)
-                batch = []
-        if batch:
-            s.execute(insert(RatingPoint), batch)
-            stored += len(batch)
-        s.commit()
-    return stored
+    by_round: dict[int, list[Any]] = defaultdict(list)
+    last: dict[int, int] = {}
+    for r in games.results(db, variant=variant, brutal=brutal):
+        by_round[r.round_id].append(GameResult(tuple(r.seating), tuple(r.ranks)))
+        last[r.round_id] = max(last.get(r.round_id, 0), r.game_id)
+    order = sorted(by_round, key=lambda rid: (last[rid], rid))
+    out = History(rounds=order)
+    for after in refits(by_round[rid] for rid in order):
+        for bot, rating in after.items():
+            out.ratings.setdefault(bot, []).append(rating)
+    return out

@@ -20,7 +20,7 @@ import re
 
 from arena.errors import UsageProblem
 
-NAME_MAX = 64  # bot.name, entry.name, rating_point.bot
+NAME_MAX = 64  # bot.name, entry.name
 EVENT_NAME_MAX = 200  # tournament.name
 
 BOT_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine
-from sqlmodel import Session, func, select
 
 from arena.bots import BotSource, Command, Image, Remote
 from arena.errors import ArenaError
 from arena.names import check_bot_name
-from arena.store.db import get_engine
+from arena.store import bots
 from arena.store.models import Bot, BotVersion
 
 
@@ -25,10 +24,6 @@ class Added:
     bot: Bot
     version: BotVersion
     token: str | None  # remote bots only; never stored
-
-
-def _eng(db: str | Engine | None) -> Engine:
-    return db if isinstance(db, Engine) else get_engine(db)
 
 
 def check_name(name: str) -> str:
@@ -51,36 +46,16 @@ def add_bot(
         raise ArenaError("give exactly one of --cmd, --image or --remote")
     runtime = "process" if command is not None else "docker" if image is not None else "remote"
     token = secrets.token_urlsafe(32) if remote else None
-    with Session(_eng(db), expire_on_commit=False) as s:
-        bot = s.exec(select(Bot).where(Bot.name == name)).first()
-        if bot is None:
-            bot = Bot(name=name, runtime=runtime)
-            s.add(bot)
-            s.flush()
-            number = 1
-        else:
-            if bot.runtime != runtime and not bot.removed:
-                raise ArenaError(
-                    f"bot {name!r} is a {bot.runtime} bot; "
-                    f"remove it first to re-add it as {runtime}"
-                )
-            bot.runtime = runtime
-            bot.removed = False
-            last = s.exec(
-                select(func.max(BotVersion.version)).where(BotVersion.bot_id == bot.id)
-            ).one()
-            number = (last or 0) + 1
-        version = BotVersion(
-            bot_id=bot.id,  # type: ignore[arg-type]
-            version=number,
-            command=command,
-            image=image,
-            digest=digest,
-            token_hash=hashlib.sha256(token.encode()).hexdigest() if token else None,
-        )
-        s.add(version)
-        s.commit()
-        return Added(bot, version, token)
+    bot, version = bots.add_version(
+        db,
+        name,
+        runtime,
+        command=command,
+        image=image,
+        digest=digest,
+        token_hash=hashlib.sha256(token.encode()).hexdigest() if token else None,
+    )
+    return Added(bot, version, token)
 
 
 def source_of(bot: Bot, version: BotVersion) -> BotSource:
@@ -97,48 +72,26 @@ def source_of(bot: Bot, version: BotVersion) -> BotSource:
 
 
 def latest(db: str | Engine | None, name: str) -> tuple[Bot, BotVersion] | None:
-    with Session(_eng(db), expire_on_commit=False) as s:
-        bot = s.exec(select(Bot).where(Bot.name == name, Bot.removed == False)).first()  # noqa: E712
-        if bot is None:
-            return None
-        version = s.exec(
-            select(BotVersion)
-            .where(BotVersion.bot_id == bot.id)
-            .order_by(BotVersion.version.desc())  # type: ignore[attr-defined]
-        ).first()
-        if version is None:
-            return None
-        return bot, version
+    return bots.latest(db, name)
 
 
 def list_bots(db: str | Engine | None = None) -> list[dict[str, Any]]:
     out = []
-    with Session(_eng(db)) as s:
-        for bot in s.exec(select(Bot).where(Bot.removed == False).order_by(Bot.name)):  # noqa: E712
-            v = s.exec(
-                select(BotVersion)
-                .where(BotVersion.bot_id == bot.id)
-                .order_by(BotVersion.version.desc())  # type: ignore[attr-defined]
-            ).first()
-            out.append(
-                {
-                    "name": bot.name,
-                    "runtime": bot.runtime,
-                    "version": v.version if v else 0,
-                    "created": bot.created.isoformat(timespec="seconds"),
-                    "command": v.command if v else None,
-                    "image": (v.digest or v.image) if v else None,
-                }
-            )
+    for bot, v in bots.registered(db):
+        out.append(
+            {
+                "name": bot.name,
+                "runtime": bot.runtime,
+                "version": v.version if v else 0,
+                "created": bot.created.isoformat(timespec="seconds"),
+                "command": v.command if v else None,
+                "image": (v.digest or v.image) if v else None,
+            }
+        )
     return out
 
 
 def remove_bot(db: str | Engine | None, name: str) -> None:
     """Hide a bot from the registry; its past games and ratings stay."""
-    with Session(_eng(db)) as s:
-        bot = s.exec(select(Bot).where(Bot.name == name, Bot.removed == False)).first()  # noqa: E712
-        if bot is None:
-            raise ArenaError(f"no bot named {name!r} (see 'arena bot list')")
-        bot.removed = True
-        s.add(bot)
-        s.commit()
+    if not bots.remove(db, name):
+        raise ArenaError(f"no bot named {name!r} (see 'arena bot list')")

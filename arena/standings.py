@@ -3,8 +3,11 @@
 Placement points per game: first = K−1 … last = 0 at a K-seat table, tied seats share the
 points of the places they cover. A smaller table's points are scaled to the event's table
 size so that every game is worth the same. A bye is worth an average game per game the
-others played that round. Tie-breaks: opponent strength (the mean points-per-game of the
-opponents met, averaged over one's games, Buchholz-style), then Elo.
+others played that round (:func:`bye_credits`; in a gauntlet only a challenger's bye is
+worth points: the field sits out by design). Tie-breaks: opponent strength (the mean
+points-per-game of the opponents met, over the games they played — a bye is not a game
+and its points do not count here —, averaged over one's games, Buchholz-style), then the
+fitted rating. Each row also carries its rating's rank among the event's bots.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from arena.status import GameStatus
 
 
 def placement_points(ranks: Sequence[int], scale_to: int | None = None) -> list[float]:
@@ -33,7 +38,7 @@ def placement_points(ranks: Sequence[int], scale_to: int | None = None) -> list[
 class GameRow:
     seating: list[str]
     ranks: list[int]
-    status: str = "completed"
+    status: str = GameStatus.COMPLETED
 
 
 @dataclass
@@ -44,8 +49,10 @@ class StandingRow:
     wins: float = 0.0
     byes: int = 0
     opponents: float = 0.0  # tie-break 1
-    elo: float | None = None  # tie-break 2
+    elo: float | None = None  # tie-break 2: the fitted rating of the event's games
+    elo_rank: int | None = None  # the rating's rank among the event's bots (1 = best)
     rank: int = 0
+    played_points: float = field(default=0.0, repr=False)  # points of games, byes left out
     # opponent -> sum over one's games of 1 / (opponents in that game): what opponent
     # strength needs, in memory that does not grow with the number of games
     opponent_weights: dict[str, float] = field(default_factory=dict, repr=False)
@@ -60,6 +67,7 @@ class StandingRow:
                 "opponents": round(self.opponents, 4),
                 "elo": None if self.elo is None else round(self.elo, 1),
             },
+            "elo_rank": self.elo_rank,
             "games": self.games,
             "wins": round(self.wins, 4),
             "byes": self.byes,
@@ -76,11 +84,13 @@ def compute_standings(
 ) -> list[StandingRow]:
     """Standings sorted by points, then opponent strength, then Elo, then name.
 
-    ``byes`` lists (bot, games the others played in that round).
+    ``byes`` lists (bot, games the bye is worth: what the others played that round, or 0
+    for a bye that earns nothing; see :func:`bye_credits`). ``elo``: the fitted rating of
+    each bot that has one.
     """
     rows = {b: StandingRow(b) for b in bots}
     for g in games:
-        if g.status != "completed":
+        if g.status != GameStatus.COMPLETED:
             continue
         pts = placement_points(g.ranks, table_size)
         firsts = [s for s, r in enumerate(g.ranks) if r == 1]
@@ -89,6 +99,7 @@ def compute_standings(
             if row is None:
                 continue
             row.points += pts[seat]
+            row.played_points += pts[seat]
             row.games += 1
             if seat in firsts:
                 row.wins += 1 / len(firsts)
@@ -104,7 +115,8 @@ def compute_standings(
         if bot in rows:
             rows[bot].byes += 1
             rows[bot].points += average * n
-    ppg = {b: (r.points / r.games if r.games else 0.0) for b, r in rows.items()}
+    # opponents' strength from the games they played: a bye's points are not a result
+    ppg = {b: (r.played_points / r.games if r.games else 0.0) for b, r in rows.items()}
     for r in rows.values():
         if r.games_with_opponents:
             # the mean over one's games of the opponents' mean points per game
@@ -112,6 +124,9 @@ def compute_standings(
             r.opponents = total / r.games_with_opponents
         if elo is not None:
             r.elo = elo.get(r.bot)
+    rated = sorted((-r.elo, r.bot) for r in rows.values() if r.elo is not None)
+    for i, (_, bot) in enumerate(rated):
+        rows[bot].elo_rank = i + 1
     ordered = sorted(
         rows.values(),
         key=lambda r: (-r.points, -r.opponents, -(r.elo or 0.0), r.bot),
@@ -127,3 +142,22 @@ def compute_standings(
         else:
             r.rank = i + 1
     return ordered
+
+
+def bye_credits(
+    round_byes: Iterable[Sequence[str]],
+    games_per_round: int,
+    *,
+    format: str,
+    challengers: Iterable[str] = (),
+) -> list[tuple[str, int]]:
+    """(bot, games the bye is worth) for every bye of an event, for
+    :func:`compute_standings`: an average game per game the others played that round.
+    In a gauntlet the field bots sit out by design and earn nothing for it (0 games);
+    a challenger's bye is worth the round's games like any other."""
+    earns = set(challengers) if format == "gauntlet" else None
+    return [
+        (bot, games_per_round if earns is None or bot in earns else 0)
+        for byes in round_byes
+        for bot in byes
+    ]

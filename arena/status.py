@@ -1,4 +1,8 @@
-"""Statuses of events, rounds, matches and games (stored as their string values)."""
+"""Statuses of events, rounds, matches and games (and what a stored `status` column holds).
+
+Each is a ``StrEnum`` whose values are the strings the database and the JSON output have
+always held, so a member compares equal to the stored string and prints as it.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +10,22 @@ from enum import StrEnum
 
 
 class TournamentStatus(StrEnum):
-    RUNNING = "running"
-    COMPLETED = "completed"
-    FAILED = "failed"
+    RUNNING = "running"  # created, or stopped part way (resumable)
+    COMPLETED = "completed"  # every round played
+    FAILED = "failed"  # stopped for good (a value the schema allows; no command sets it yet)
 
 
 class RoundStatus(StrEnum):
-    PLANNED = "planned"
-    COMPLETED = "completed"
+    PLANNED = "planned"  # its tables are stored; some may still be unplayed
+    COMPLETED = "completed"  # every match of the round is stored
 
 
 class MatchStatus(StrEnum):
-    PENDING = "pending"
-    RUNNING = "running"
-    COMPLETED = "completed"
+    PENDING = "pending"  # planned, not started
+    RUNNING = "running"  # started; replayed from its start after a crash
+    COMPLETED = "completed"  # its games are stored (in the same transaction)
 
 
 class GameStatus(StrEnum):
-    COMPLETED = "completed"  # played to the end (forfeits included)
-    VOID = "void"  # the arena's own failure (INFRA): counts for nobody
+    COMPLETED = "completed"  # played to the end: counts for standings and ratings
+    VOID = "void"  # the arena failed (an INFRA fault): counts for nobody

@@ -13,24 +13,26 @@ import asyncio
 import logging
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, func
+from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, select
 
 from arena import limits
 from arena.bots import BotSource, Image, Remote
 from arena.errors import ArenaError, UsageProblem
 from arena.faults import FaultPolicy
 from arena.gateway.server import Gateway
+from arena.leaderboard import Board, ratings, winner_los
 from arena.match import BotEntry, MatchResult, MatchRunner, MatchSpec
 from arena.seeds import DealKey
-from arena.standings import GameRow, StandingRow, compute_standings
-from arena.store.db import explain, get_engine
+from arena.standings import GameRow, StandingRow, bye_credits, compute_standings
+from arena.status import MatchStatus, TournamentStatus
+from arena.store import bots, games, rounds, tournaments
+from arena.store.db import engine_of, explain
 from arena.store.locks import EventLock
 from arena.store.models import (
     Entry,
@@ -40,7 +42,6 @@ from arena.store.models import (
     Tournament,
     entry_columns,
     entry_source,
-    now,
 )
 from arena.store.retry import DatabaseUnavailable, retry_limit, with_retry
 
@@ -103,6 +104,12 @@ class Outcome:
     games_played: int = 0  # in this run (a resumed run counts only its own)
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    ratings: Board | None = None  # the fit of the event's games (standings' Elo)
+
+    def winner_los(self) -> tuple[str, str, float] | None:
+        """(winner, runner-up, likelihood that the winner is the stronger of the two),
+        from the event's fitted ratings; None unless both have rated games."""
+        return None if self.ratings is None else winner_los(self.standings, self.ratings)
 
 
 def _scheduler(t: Tournament, entries: list[Entry]) -> Any:
@@ -190,73 +197,42 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
         raise ArenaError(str(e)) from None
     t.rounds = sched.total_rounds()
     limits.check_event_games(len(entries), cfg.seats, t.rounds, cfg.games)
-    eng = db if isinstance(db, Engine) else get_engine(db)  # opened once all is checked
-    with Session(eng, expire_on_commit=False) as s:
-        s.add(t)
-        s.flush()
-        for e in entries:
-            e.tournament_id = t.id  # type: ignore[assignment]
-            s.add(e)
-        s.commit()
-        assert t.id is not None
-        return t.id
+    return tournaments.create(db, t, entries)  # the database is opened once all is checked
 
 
 def load(db: str | Engine | None, tid: int) -> tuple[Tournament, list[Entry]]:
-    eng = db if isinstance(db, Engine) else get_engine(db)
-    with Session(eng, expire_on_commit=False) as s:
-        t = s.get(Tournament, tid)
-        if t is None:
-            raise ArenaError(f"no tournament with id {tid}")
-        entries = list(s.exec(select(Entry).where(Entry.tournament_id == tid).order_by(Entry.id)))
-    return t, entries
+    found = tournaments.get(db, tid)
+    if found is None:
+        raise ArenaError(f"no tournament with id {tid}")
+    return found
 
 
-def stored_games(s: Session, tid: int) -> list[Game]:
-    """Every stored game of a tournament with all its columns (event logs too): for tools
-    and tests. The runner itself reads only the columns each step needs."""
-    return list(s.exec(select(Game).where(Game.tournament_id == tid).order_by(Game.id)))
-
-
-def count_games(s: Session, tid: int) -> int:
-    """Stored games of a tournament, counted by the database."""
-    return s.exec(select(func.count()).select_from(Game).where(Game.tournament_id == tid)).one()
-
-
-# rows fetched from the database at a time when results are streamed
-BATCH = 1000
-
-
-def game_rows(s: Session, tid: int) -> Iterator[GameRow]:
-    """What standings need of each stored game (seating, ranks, status), streamed from the
-    database in batches: no event logs, and never the whole tournament in memory at once."""
-    q = (
-        select(Game.seating, Game.ranks, Game.status)
-        .where(Game.tournament_id == tid)
-        .order_by(Game.id)
-        .execution_options(yield_per=BATCH)
-    )
-    for seating, ranks, status in s.exec(q):
-        yield GameRow(seating, ranks, status)
+def event_ratings(db: str | Engine | None, t: Tournament) -> Board:
+    """The fitted ratings of the event's completed games (arena.leaderboard)."""
+    return ratings(db, variant=t.variant, brutal=t.brutal, tournament=t.id)
 
 
 def standings_of(
-    db: str | Engine | None, tid: int, elo: dict[str, float] | None = None
+    db: str | Engine | None, tid: int, board: Board | None = None
 ) -> list[StandingRow]:
-    eng = db if isinstance(db, Engine) else get_engine(db)
-    t, entries = load(eng, tid)
-    with Session(eng) as s:
-        byes = []
-        for round_byes in s.exec(select(Round.byes).where(Round.tournament_id == tid)):
-            for bot in round_byes:
-                byes.append((bot, t.games_per_match))
-        return compute_standings(
-            [e.name for e in entries],
-            game_rows(s, tid),
-            table_size=t.seats,
-            byes=byes,
-            elo=elo,
-        )
+    """The event's standings, with the fitted ratings of its games (``board``, computed
+    if not given) as the last tie-break and their rank next to the points."""
+    t, entries = load(db, tid)
+    if board is None:
+        board = event_ratings(db, t)
+    credits = bye_credits(
+        rounds.byes(db, tid),
+        t.games_per_match,
+        format=t.format,
+        challengers=[e.name for e in entries if e.challenger],
+    )
+    return compute_standings(
+        [e.name for e in entries],
+        (GameRow(*row) for row in games.placements(db, tid)),
+        table_size=t.seats,
+        byes=credits,
+        elo=board.ratings,
+    )
 
 
 class TournamentRunner:
@@ -278,7 +254,7 @@ class TournamentRunner:
         self.warn = warn or log.warning
         self.lock: EventLock | None = None
         self.outage = False
-        self.eng = db if isinstance(db, Engine) else get_engine(db)
+        self.eng = engine_of(db)
         self.tid = tid
         self.progress = progress
         self.state = Progress()
@@ -340,8 +316,9 @@ class TournamentRunner:
         loop = asyncio.get_running_loop()
         t0 = loop.time()
         t, entries = load(self.eng, self.tid)
-        if t.status == "completed":
-            return Outcome(t, standings_of(self.eng, self.tid))
+        if t.status == TournamentStatus.COMPLETED:
+            board = event_ratings(self.eng, t)
+            return Outcome(t, standings_of(self.eng, self.tid, board), ratings=board)
         by_name = {e.name: e for e in entries}
         if any(isinstance(entry_source(e), Image) for e in entries):
             from arena.runtime.docker import ContainerLimits, reap_stale_containers_async
@@ -356,8 +333,7 @@ class TournamentRunner:
         total_rounds = sched.total_rounds()
         per_round = max(1, len(entries) // t.seats) * t.games_per_match
         self.state = Progress(rounds=total_rounds, games_total=total_rounds * per_round)
-        with Session(self.eng) as s:
-            self.state.games_done = count_games(s, self.tid)
+        self.state.games_done = games.count(self.eng, self.tid)
         self._emit()
         notes: list[str] = []
         try:
@@ -386,105 +362,70 @@ class TournamentRunner:
                     rnd, matches = await self._db(self._round, t, sched, r)
                     if rnd.note:
                         notes.append(f"round {r + 1}: {rnd.note}")
-                    todo = [m for m in matches if m.status != "completed"]
+                    todo = [m for m in matches if m.status != MatchStatus.COMPLETED]
                     self.state.games_total += len(matches) * t.games_per_match - per_round
                     self._emit()
                     await _all_or_none(
                         self._play(t, m, by_name, faults, gw, sem, table_slots) for m in todo
                     )
                     await self._db(self._round_done, rnd.id)
-        from arena.leaderboard import record_history
-
-        # the rating history, recomputed from all games
-        await self._db(record_history, self.eng, t.variant)
-        t = await self._db(self._completed)
-        standings = await self._db(standings_of, self.eng, self.tid)
-        return Outcome(t, standings, self.played, loop.time() - t0, notes)
+        t = await self._db(tournaments.mark_completed, self.eng, self.tid)
+        board = await self._db(event_ratings, self.eng, t)
+        standings = await self._db(standings_of, self.eng, self.tid, board)
+        return Outcome(t, standings, self.played, loop.time() - t0, notes, board)
 
     def _round_done(self, round_id: int | None) -> None:
-        with Session(self.eng) as s:
-            row = s.get(Round, round_id)
-            assert row is not None
-            row.status = "completed"
-            s.add(row)
-            s.commit()
-
-    def _completed(self) -> Tournament:
-        with Session(self.eng, expire_on_commit=False) as s:
-            tt = s.get(Tournament, self.tid)
-            assert tt is not None
-            tt.status = "completed"
-            tt.finished = now()
-            s.add(tt)
-            s.commit()
-            return tt
+        rounds.mark_completed(self.eng, round_id)
 
     def _remote_links(self, entries: list[Entry], gw: Gateway) -> dict[str, Any]:
         """One link per remote entry for the whole event, keyed by its stored token hash."""
-        from arena.store.models import BotVersion
-
         remote = [e for e in entries if e.remote]
         if not remote:
             return {}
         if gw.tcp_address is None:
             raise ArenaError("remote bots need a TCP listener: give --listen HOST:PORT")
         links = {}
-        with Session(self.eng) as s:
-            for e in remote:
-                version = s.get(BotVersion, e.bot_version_id)
-                if version is None or not version.token_hash:
-                    raise ArenaError(f"remote entry {e.name!r} has no registered token")
-                links[e.name] = gw.register_digest(e.name, bytes.fromhex(version.token_hash))
+        for e in remote:
+            version = bots.version(self.eng, e.bot_version_id)
+            if version is None or not version.token_hash:
+                raise ArenaError(f"remote entry {e.name!r} has no registered token")
+            links[e.name] = gw.register_digest(e.name, bytes.fromhex(version.token_hash))
         return links
 
     def _round(self, t: Tournament, sched: Any, index: int) -> tuple[Round, list[Match]]:
         """The stored plan of round ``index``, planning and storing it if it is new."""
-        with Session(self.eng, expire_on_commit=False) as s:
-            rnd = s.exec(
-                select(Round).where(Round.tournament_id == self.tid, Round.index == index)
-            ).first()
-            if rnd is not None:
-                matches = list(
-                    s.exec(select(Match).where(Match.round_id == rnd.id).order_by(Match.table))
-                )
-                return rnd, matches
+        stored = rounds.planned(self.eng, self.tid, index)
+        if stored is not None:
+            return stored
         from arena.schedule import RoundPlan, Standing, Table
 
+        # the standings so far, their Elo the current fit of the event's games
         standings = standings_of(self.eng, self.tid)
-        with Session(self.eng) as s:
-            rounds = list(
-                s.exec(select(Round).where(Round.tournament_id == self.tid).order_by(Round.index))
-            )
-            history = []
-            for r in rounds:
-                ms = s.exec(select(Match).where(Match.round_id == r.id).order_by(Match.table))
-                history.append(
-                    RoundPlan(tables=[Table(tuple(m.seats)) for m in ms], byes=list(r.byes))
-                )
+        history = [
+            RoundPlan(tables=[Table(tuple(m.seats)) for m in ms], byes=list(r.byes))
+            for r, ms in rounds.plans(self.eng, self.tid)
+        ]
         plan = sched.plan_round(
             index,
-            [Standing(r.bot, r.points, r.games, r.elo or 1500.0) for r in standings],
+            [
+                Standing(r.bot, r.points, r.games, 1500.0 if r.elo is None else r.elo)
+                for r in standings
+            ],
             history,
         )
         key = t.deal_key()
-        with Session(self.eng, expire_on_commit=False) as s:
-            rnd = Round(tournament_id=self.tid, index=index, byes=list(plan.byes), note=plan.note)
-            s.add(rnd)
-            s.flush()
-            matches = []
-            for i, table in enumerate(plan.tables):
-                m = Match(
-                    tournament_id=self.tid,
-                    round_id=rnd.id,  # type: ignore[arg-type]
-                    table=i,
-                    seats=list(table.seats),
-                    seed=key.seed("round", index, "table", i),
-                    games=t.games_per_match,
-                )
-                s.add(m)
-                matches.append(m)
-            s.commit()
-            return rnd, matches
+        rnd = Round(tournament_id=self.tid, index=index, byes=list(plan.byes), note=plan.note)
+        matches = [
+            Match(
+                tournament_id=self.tid,
+                table=i,
+                seats=list(table.seats),
+                seed=key.seed("round", index, "table", i),
+                games=t.games_per_match,
+            )
+            for i, table in enumerate(plan.tables)
+        ]
+        return rounds.add(self.eng, rnd, matches)
 
     async def _play(
         self,
@@ -528,51 +469,37 @@ class TournamentRunner:
 
     def _store_once(self, t: Tournament, m: Match, result: MatchResult) -> None:
         """``_store``, unless an attempt whose answer was lost to an outage stored it."""
-        with Session(self.eng) as s:
-            row = s.get(Match, m.id)
-            if row is not None and row.status == "completed":
-                return
+        if rounds.match_completed(self.eng, m.id):
+            return
         self._store(t, m, result)
 
     def _match_started(self, match_id: int | None) -> None:
-        with Session(self.eng) as s:
-            row = s.get(Match, match_id)
-            assert row is not None
-            row.status = "running"
-            row.started = now()
-            s.add(row)
-            s.commit()
+        rounds.start_match(self.eng, match_id)
 
     def _store(self, t: Tournament, m: Match, result: MatchResult) -> None:
         """The match's games and its completion, in one transaction."""
-        with Session(self.eng) as s:
-            for g in result.games:
-                s.add(
-                    Game(
-                        match_id=m.id,  # type: ignore[arg-type]
-                        tournament_id=t.id,  # type: ignore[arg-type]
-                        index=g.index,
-                        seed=g.seed,
-                        variant=t.variant,
-                        seating=g.seating,
-                        ranks=g.ranks,
-                        totals=g.totals,
-                        rounds=g.rounds,
-                        status=g.status,
-                        faults=[
-                            {**f.as_dict(), "log_tail": result.logs.get(f.bot or "", "")[-4000:]}
-                            for f in g.faults
-                        ],
-                        choices=g.choices,
-                        events=g.events,
-                    )
-                )
-            row = s.get(Match, m.id)
-            assert row is not None
-            row.status = "completed"
-            row.finished = now()
-            s.add(row)
-            s.commit()
+        rows = [
+            Game(
+                match_id=m.id,  # type: ignore[arg-type]
+                tournament_id=t.id,  # type: ignore[arg-type]
+                index=g.index,
+                seed=g.seed,
+                variant=t.variant,
+                seating=g.seating,
+                ranks=g.ranks,
+                totals=g.totals,
+                rounds=g.rounds,
+                status=g.status,
+                faults=[
+                    {**f.as_dict(), "log_tail": result.logs.get(f.bot or "", "")[-4000:]}
+                    for f in g.faults
+                ],
+                choices=g.choices,
+                events=g.events,
+            )
+            for g in result.games
+        ]
+        rounds.complete_match(self.eng, m.id, rows)
         self.played += len(result.games)
 
 
@@ -610,26 +537,17 @@ async def run_tournament(
 
 
 def list_tournaments(db: str | Engine | None = None) -> list[dict[str, Any]]:
-    eng = db if isinstance(db, Engine) else get_engine(db)
-    with Session(eng) as s:
-        counts = dict(
-            s.exec(
-                select(Game.tournament_id, func.count()).group_by(Game.tournament_id)  # type: ignore[arg-type]
-            ).all()
-        )
-        out = []
-        for t in s.exec(select(Tournament).order_by(Tournament.id)):
-            out.append(
-                {
-                    "id": t.id,
-                    "name": t.name,
-                    "format": t.format,
-                    "variant": t.variant + (" brutal" if t.brutal else ""),
-                    "seats": t.seats,
-                    "rounds": t.rounds,
-                    "status": t.status,
-                    "games": counts.get(t.id, 0),
-                    "created": t.created.isoformat(timespec="seconds"),
-                }
-            )
-        return out
+    return [
+        {
+            "id": t.id,
+            "name": t.name,
+            "format": t.format,
+            "variant": t.variant + (" brutal" if t.brutal else ""),
+            "seats": t.seats,
+            "rounds": t.rounds,
+            "status": t.status,
+            "games": n,
+            "created": t.created.isoformat(timespec="seconds"),
+        }
+        for t, n in tournaments.with_game_counts(db)
+    ]

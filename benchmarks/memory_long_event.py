@@ -7,14 +7,13 @@ Runs a real Swiss tournament (built-in policy entries, so no bot processes) thro
 real tournament runner, match runner and store, each mode in a fresh process on a fresh
 database (a temporary SQLite file unless ``--db`` names an empty database), and prints the
 process's peak RSS (VmHWM) and current RSS each time the stored games pass a mark, then at
-the end of the event (after the rating history is written).
+the end of the event.
 
 Modes, side by side in one run:
 
 * ``current``: the arena as it is;
-* ``old``: the same run with the queries the arena used before its memory fix: standings
-  that load every stored game with its event log each round, and a rating history built
-  as one list of ORM rows.
+* ``old``: the same run with the query the arena used before its memory fix: standings
+  that load every stored game with its event log each round.
 
 The last column is the growth of the peak per stored game between the first and the last
 mark. ``--child`` is internal (one mode, JSON lines on stdout).
@@ -56,53 +55,25 @@ def memory_mb() -> tuple[float, float]:
 
 # ------------------------------------------------------------------ the old queries
 def use_old_queries() -> None:
-    """Put back the queries of the arena before its memory fix (for comparison only)."""
-    from sqlalchemy import Engine
+    """Put back the query of the arena before its memory fix (for comparison only)."""
     from sqlmodel import Session, select
 
-    import arena.leaderboard
     import arena.tournament
     from arena.standings import GameRow, compute_standings
-    from arena.store.db import get_engine
+    from arena.store.db import engine_of
     from arena.store.models import Game, Round
 
-    def standings_of(db: Any, tid: int, elo: dict[str, float] | None = None) -> Any:
-        eng = db if isinstance(db, Engine) else get_engine(db)
+    def standings_of(db: Any, tid: int, board: Any = None) -> Any:
+        eng = engine_of(db)
         t, entries = arena.tournament.load(eng, tid)
         with Session(eng) as s:
             games = list(s.exec(select(Game).where(Game.tournament_id == tid).order_by(Game.id)))
             rounds = list(s.exec(select(Round).where(Round.tournament_id == tid)))
         byes = [(bot, t.games_per_match) for r in rounds for bot in r.byes]
         rows = [GameRow(g.seating, g.ranks, g.status) for g in games]
-        return compute_standings(
-            [e.name for e in entries], rows, table_size=t.seats, byes=byes, elo=elo
-        )
-
-    def record_history(db: Any, variant: str) -> int:
-        from sqlmodel import delete
-
-        from arena.ratings import GameResult, incremental_elo
-        from arena.store.models import RatingPoint
-
-        eng = db if isinstance(db, Engine) else get_engine(db)
-        with Session(eng) as s:
-            rows = s.exec(
-                select(Game.id, Game.seating, Game.ranks)
-                .where(Game.status == "completed", Game.variant == variant)
-                .order_by(Game.id)
-            ).all()
-            elo = incremental_elo(GameResult(tuple(seat), tuple(rk)) for _, seat, rk in rows)
-            ids = [gid for gid, _, _ in rows]
-            s.exec(delete(RatingPoint).where(RatingPoint.variant == variant))  # type: ignore[call-overload]
-            s.add_all(
-                RatingPoint(variant=variant, bot=bot, game_id=ids[i], rating=rating)
-                for i, bot, rating in elo.history
-            )
-            s.commit()
-            return len(elo.history)
+        return compute_standings([e.name for e in entries], rows, table_size=t.seats, byes=byes)
 
     arena.tournament.standings_of = standings_of  # type: ignore[assignment]
-    arena.leaderboard.record_history = record_history  # type: ignore[assignment]
 
 
 # ------------------------------------------------------------------ one mode

@@ -3,15 +3,16 @@
 Each game's ranking counts as pairwise results. Two views, both recomputable from the
 stored games:
 
-* ``incremental_elo`` — classical Elo processed game by game (order-dependent), with a
-  rating history for charts;
+* ``incremental_elo`` — classical Elo processed game by game (order-dependent, a fixed
+  K-factor): a reference, not what the leaderboard shows;
 * ``fit_ratings`` — an order-independent maximum-likelihood (MAP) Plackett–Luce fit on the
   Elo scale, as BayesElo and Ordo do for chess, with 95 % intervals and a
-  likelihood-of-superiority matrix.
+  likelihood-of-superiority matrix; ``refits`` re-runs it after each group of games
+  (a rating history on the fit's own scale).
 """
 
 from arena.ratings.elo import incremental_elo
-from arena.ratings.fit import ELO_PER_NATURAL_UNIT, fit_ratings
+from arena.ratings.fit import ELO_PER_NATURAL_UNIT, fit_ratings, refits
 from arena.ratings.types import EloResult, Fit, GameResult
 
 __all__ = [
@@ -21,4 +22,5 @@ __all__ = [
     "GameResult",
     "fit_ratings",
     "incremental_elo",
+    "refits",
 ]

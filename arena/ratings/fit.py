@@ -58,7 +58,7 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,7 +67,7 @@ from numpy.typing import NDArray
 
 from arena.ratings.types import Fit, GameResult
 
-__all__ = ["ELO_PER_NATURAL_UNIT", "fit_ratings"]
+__all__ = ["ELO_PER_NATURAL_UNIT", "fit_ratings", "refits"]
 
 ELO_PER_NATURAL_UNIT: float = 400.0 / math.log(10.0)
 """Elo points per unit of natural log-strength θ (about 173.7)."""
@@ -166,11 +166,19 @@ def _encode(games: Iterable[GameResult]) -> _Data:
     _, flat_ids = np.unique(firsts, return_inverse=True)
     flat_ids = flat_ids.astype(np.int64)
     names = list(first_seen)  # dicts keep first-insertion order, matching unique()
-    n_players = len(names)
     flat_ranks = np.fromiter(
         (r for g in games for r in g.ranks), dtype=np.int64, count=len(flat_names)
     )
     sizes = np.fromiter((len(g.players) for g in games), dtype=np.int64, count=len(games))
+    return _encode_flat(names, flat_ids, flat_ranks, sizes)
+
+
+def _encode_flat(
+    names: list[str], flat_ids: IntArray, flat_ranks: IntArray, sizes: IntArray
+) -> _Data:
+    """:func:`_encode` of games given as flat arrays: every seat's player index and rank,
+    game after game, and each game's number of seats."""
+    n_players = len(names)
     starts = np.cumsum(sizes) - sizes
 
     games_played = np.bincount(flat_ids, minlength=n_players)
@@ -278,10 +286,13 @@ def _solve(info: FloatArray, rhs: FloatArray) -> FloatArray:
     return np.asarray(solution, dtype=np.float64)
 
 
-def _maximise(data: _Data, prior_strength: float) -> tuple[FloatArray, FloatArray, int]:
-    """Newton–Armijo ascent from θ = 0; returns θ, the information there, iterations."""
+def _maximise(
+    data: _Data, prior_strength: float, start: FloatArray | None = None
+) -> tuple[FloatArray, FloatArray, int]:
+    """Newton–Armijo ascent from ``start`` (default θ = 0); returns θ, the information
+    there, iterations. The optimum is unique, so the start changes only the path."""
     n = len(data.names)
-    theta = np.zeros(n)
+    theta = np.zeros(n) if start is None else np.array(start, dtype=float)
     value, grad, info = _log_posterior(theta, data, prior_strength)
     for iteration in range(1, _MAX_ITER + 1):
         step = _solve(info, grad)
@@ -375,3 +386,50 @@ def fit_ratings(
         {p: (fit.los(p, names[i + 1]) if i + 1 < n else None) for i, p in enumerate(names)}
     )
     return fit
+
+
+def refits(
+    groups: Iterable[Sequence[GameResult]],
+    *,
+    prior_strength: float = 2.0,
+    anchor: float = 1500.0,
+) -> Iterator[dict[str, float]]:
+    """The ratings of :func:`fit_ratings` re-run after each group of games: over the first
+    group, then the first two, and so on (e.g. a tournament's rounds, for a rating
+    history). Yields one ``player -> rating`` dict per group, of every player seen so far.
+
+    Each fit starts from the previous optimum (new players from the field mean), so it
+    takes a few Newton steps instead of a fit from scratch, and skips the covariance; the
+    ratings are those of ``fit_ratings`` on the same games, to within its convergence
+    tolerance.
+    """
+    if not (prior_strength > 0.0 and math.isfinite(prior_strength)):
+        raise ValueError(f"prior_strength must be positive and finite, got {prior_strength}")
+    index: dict[str, int] = {}
+    names: list[str] = []
+    ids: list[IntArray] = []
+    ranks: list[IntArray] = []
+    sizes: list[IntArray] = []
+    theta = np.zeros(0)
+    for group in groups:
+        # only the new games are indexed; the arrays of the earlier ones are reused
+        for g in group:
+            for p in g.players:
+                if p not in index:
+                    index[p] = len(names)
+                    names.append(p)
+        ids.append(np.array([index[p] for g in group for p in g.players], dtype=np.int64))
+        ranks.append(np.array([r for g in group for r in g.ranks], dtype=np.int64))
+        sizes.append(np.array([len(g.players) for g in group], dtype=np.int64))
+        n = len(names)
+        if n == 0:
+            yield {}
+            continue
+        data = _encode_flat(
+            list(names), np.concatenate(ids), np.concatenate(ranks), np.concatenate(sizes)
+        )
+        # names keep the order of first appearance, so the old players come first
+        start = np.concatenate([theta, np.zeros(n - len(theta))])
+        theta, _, _ = _maximise(data, prior_strength, start)
+        elo = anchor + ELO_PER_NATURAL_UNIT * (theta - theta.mean())
+        yield {p: float(r) for p, r in zip(data.names, elo, strict=True)}

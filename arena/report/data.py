@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine
-from sqlmodel import Session, select
-
-from arena.store.models import Entry, Game, Match, Round, Tournament
+from arena.status import GameStatus
+from arena.store import games as store_games
+from arena.store import snapshot
+from arena.store.db import Db
+from arena.store.models import Entry, Match, Round, Tournament
 
 
 @dataclass
@@ -39,7 +40,7 @@ class GameInfo:
 
     @property
     def completed(self) -> bool:
-        return self.status == "completed"
+        return self.status == GameStatus.COMPLETED
 
 
 @dataclass
@@ -83,36 +84,15 @@ class SiteData:
         return sorted(names, key=lambda n: (n.lower(), n))
 
 
-_LIGHT = (
-    Game.id,
-    Game.match_id,
-    Game.tournament_id,
-    Game.index,
-    Game.seed,
-    Game.variant,
-    Game.seating,
-    Game.ranks,
-    Game.totals,
-    Game.rounds,
-    Game.status,
-    Game.faults,
-    Game.played,
-)
-
-
-def load_site(eng: Engine) -> SiteData:
-    with Session(eng) as s:
-        tournaments = list(s.exec(select(Tournament).order_by(Tournament.id)))
-        entries = list(s.exec(select(Entry).order_by(Entry.id)))
-        rounds = list(s.exec(select(Round).order_by(Round.tournament_id, Round.index)))
-        matches = list(s.exec(select(Match).order_by(Match.round_id, Match.table)))
-        rows = s.exec(select(*_LIGHT).order_by(Game.id)).all()
-    games = [GameInfo(*r) for r in rows]
-    for g in games:
-        g.seating = list(g.seating or [])
-        g.ranks = list(g.ranks or [])
-        g.totals = list(g.totals or [])
-        g.faults = list(g.faults or [])
+def load_site(db: Db) -> SiteData:
+    snap = snapshot.read(db)  # one transaction: the rows agree with each other
+    tournaments, entries, rounds, matches = (
+        snap.tournaments,
+        snap.entries,
+        snap.rounds,
+        snap.matches,
+    )
+    games = [GameInfo(*g) for g in snap.games]
 
     by_match: dict[int, list[GameInfo]] = defaultdict(list)
     by_tournament: dict[int, list[GameInfo]] = defaultdict(list)
@@ -151,19 +131,12 @@ def load_site(eng: Engine) -> SiteData:
     )
 
 
-def iter_game_logs(eng: Engine, batch: int = 200) -> Iterator[tuple[int, list[int], list[Any]]]:
+def iter_game_logs(db: Db, batch: int = 200) -> Iterator[tuple[int, list[int], list[Any]]]:
     """(game id, choices, events) for every game, in id order, a batch at a time."""
     last = 0
     while True:
-        with Session(eng) as s:
-            rows = s.exec(
-                select(Game.id, Game.choices, Game.events)
-                .where(Game.id > last)
-                .order_by(Game.id)
-                .limit(batch)
-            ).all()
+        rows = store_games.logs(db, last, batch)
         if not rows:
             return
-        for gid, choices, events in rows:
-            yield gid, list(choices or []), list(events or [])
+        yield from rows
         last = rows[-1][0]

@@ -3,10 +3,11 @@
 Layout of the output folder (every link is relative, so the site opens from ``file://``
 and from any web server, in any folder):
 
-    index.html                  leaderboards per variant, list of tournaments
+    index.html                  leaderboards per variant and Brutal mode, list of tournaments
     style.css, replay.js        the only assets (no CDN, no external address)
     tournament/<id>.html        standings, rounds, crosstable, faults, seat statistics
-    bot/<slug>.html             rating history, results by tournament and opponent, faults
+    bot/<slug>.html             rating and its history, results by tournament and opponent,
+                                faults
     game/<id>.html              the replay
     game/<id>.jsonl             the game's events, one JSON object per line
 """
@@ -29,11 +30,12 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 from sqlalchemy import Engine
 
+from arena import leaderboard
 from arena.report import stats
 from arena.report.data import GameInfo, SiteData, TournamentInfo, iter_game_logs, load_site
 from arena.report.replay import build_replay, card_names, describe
 from arena.report.svg import interval_bar, rating_chart, scale_of
-from arena.store.db import get_engine
+from arena.store.db import engine_of
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 ASSETS = ("style.css", "replay.js")
@@ -102,8 +104,19 @@ def make_env() -> Environment:
 Progress = Callable[[int, int], None]  # (pages written, pages in all)
 
 
+def board_key(variant: str | None, brutal: bool | None) -> str:
+    """A board's name in ids and anchors: the variant, with ``-brutal`` in Brutal mode."""
+    return f"{variant}-brutal" if brutal else str(variant)
+
+
+def board_title(variant: str | None, brutal: bool | None) -> str:
+    return str(variant).capitalize() + (" (Brutal)" if brutal else "")
+
+
 class _Site:
-    def __init__(self, data: SiteData, out: Path, progress: Progress | None = None) -> None:
+    def __init__(
+        self, data: SiteData, out: Path, eng: Engine, progress: Progress | None = None
+    ) -> None:
         self.data = data
         self.out = out
         self.progress = progress
@@ -111,17 +124,29 @@ class _Site:
         self.env = make_env()
         self.pages = 0
         self.generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        variants = sorted({g.variant for g in data.games if g.completed})
-        by_variant: dict[str, list[GameInfo]] = defaultdict(list)
-        for g in data.games:
-            by_variant[g.variant].append(g)
-        self.variants = variants
-        self.boards = {v: stats.leaderboard(by_variant[v]) for v in variants}
-        self.histories = {v: stats.rating_histories(by_variant[v]) for v in variants}
+        # every rating on the site comes from arena.leaderboard, as the CLI's do
+        self.boards = leaderboard.boards(eng)
+        self.rows = {id(b): self._rows(b) for b in self.boards}
+        self.histories = {
+            id(b): leaderboard.history(eng, variant=str(b.variant), brutal=bool(b.brutal))
+            for b in self.boards
+        }
         self.t_standings: dict[int, list[Any]] = {}
+        self.t_los: dict[int, tuple[str, str, float] | None] = {}
         for t in data.tournaments:
-            elo = {r["bot"]: r["elo"] for r in stats.leaderboard(t.games)}
-            self.t_standings[t.id] = stats.standings(t, elo or None)
+            event = leaderboard.ratings(
+                eng, variant=t.row.variant, brutal=t.row.brutal, tournament=t.id
+            )
+            st = stats.standings(t, event.ratings)
+            self.t_standings[t.id] = st
+            self.t_los[t.id] = leaderboard.winner_los(st, event)
+
+    @staticmethod
+    def _rows(board: leaderboard.Board) -> list[dict[str, Any]]:
+        rows = board.rows()
+        for r in rows:
+            r["provisional"] = stats.is_provisional(r["games"], r["ci_low"], r["ci_high"])
+        return rows
 
     # -------------------------------------------------------- output
     def prepare(self) -> None:
@@ -146,12 +171,21 @@ class _Site:
     # -------------------------------------------------------- pages
     def index(self) -> None:
         boards = []
-        for v in self.variants:
-            rows = self.boards[v]
+        for b in self.boards:
+            rows = self.rows[id(b)]
             axis = scale_of([r["ci_low"] for r in rows], [r["ci_high"] for r in rows])
             for r in rows:
                 r["bar"] = interval_bar(r["elo"], r["ci_low"], r["ci_high"], axis)
-            boards.append({"variant": v, "rows": rows, "axis": axis})
+            boards.append(
+                {
+                    "variant": b.variant,
+                    "brutal": bool(b.brutal),
+                    "key": board_key(b.variant, b.brutal),
+                    "title": board_title(b.variant, b.brutal),
+                    "rows": rows,
+                    "axis": axis,
+                }
+            )
         tournaments = []
         for t in self.data.tournaments:
             st = self.t_standings[t.id]
@@ -193,6 +227,7 @@ class _Site:
             t=t.row,
             entries=t.entries,
             standings=st,
+            leader_los=self.t_los[t.id],
             order=order,
             cross=cross,
             rounds=rounds,
@@ -219,20 +254,27 @@ class _Site:
             opponents_of[a].append((b, rec))
         for bot in data.bots():
             ratings = []
-            for v in self.variants:
-                row = next((r for r in self.boards[v] if r["bot"] == bot), None)
-                hist = self.histories[v].get(bot)
-                if row is None and not hist:
+            for b in self.boards:
+                rows = self.rows[id(b)]
+                row = next((r for r in rows if r["bot"] == bot), None)
+                if row is None:
                     continue
-                chart = rating_chart(hist, title=f"{bot}: incremental Elo, {v}") if hist else None
+                hist = self.histories[id(b)].ratings.get(bot) or []
+                title = board_title(b.variant, b.brutal)
                 ratings.append(
                     {
-                        "variant": v,
+                        "variant": b.variant,
+                        "brutal": bool(b.brutal),
+                        "key": board_key(b.variant, b.brutal),
+                        "title": title,
                         "row": row,
-                        "of": len(self.boards[v]),
-                        "chart": chart,
-                        "current": hist[-1] if hist else None,
-                        "peak": max(hist) if hist else None,
+                        "of": len(rows),
+                        "chart": rating_chart(
+                            hist, title=f"{bot}: rating after each round, {title}", x_label="rounds"
+                        )
+                        if hist
+                        else None,
+                        "rounds": len(hist),
                     }
                 )
             events = []
@@ -364,9 +406,9 @@ def render_site(
     ``progress(done, total)`` is called after each page.
     """
     t0 = time.perf_counter()
-    eng = db if isinstance(db, Engine) else get_engine(db)
+    eng = engine_of(db)
     out = Path(out)
-    site = _Site(load_site(eng), out, progress)
+    site = _Site(load_site(eng), out, eng, progress)
     site.prepare()
     site.index()
     for t in site.data.tournaments:

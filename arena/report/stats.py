@@ -1,12 +1,12 @@
 """The figures on the pages, computed from the stored games (never from anything else).
 
-Standings reuse the tournament's own rules (:func:`arena.standings.compute_standings`),
-ratings the ratings package, so the report and the CLI cannot disagree.
+Standings reuse the tournament's own rules (:func:`arena.standings.compute_standings`,
+:func:`arena.standings.bye_credits`), ratings come from :mod:`arena.leaderboard`, so the
+report and the CLI cannot disagree.
 """
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -14,7 +14,13 @@ from typing import Any
 
 from arena.faults import FaultKind
 from arena.report.data import GameInfo, TournamentInfo
-from arena.standings import GameRow, StandingRow, compute_standings, placement_points
+from arena.standings import (
+    GameRow,
+    StandingRow,
+    bye_credits,
+    compute_standings,
+    placement_points,
+)
 
 # "Provisional" ratings (shown with a flag on the leaderboard): too few games, or an
 # interval too wide to rank the bot with any confidence.
@@ -30,61 +36,16 @@ def is_provisional(games: int, ci_low: float, ci_high: float) -> bool:
     return games < PROVISIONAL_MIN_GAMES or (ci_high - ci_low) > PROVISIONAL_MAX_INTERVAL
 
 
-def results_of(games: Iterable[GameInfo]) -> list[Any]:
-    """Completed games as rating inputs, in storage order (as arena.leaderboard does)."""
-    from arena.ratings import GameResult
-
-    return [GameResult(tuple(g.seating), tuple(g.ranks)) for g in games if g.completed]
-
-
-# ---------------------------------------------------------------- leaderboard
-def leaderboard(games: Sequence[GameInfo]) -> list[dict[str, Any]]:
-    """Elo leaderboard rows (the same fields as ``arena leaderboard --json``) plus the
-    provisional flag; best first."""
-    from arena.ratings import fit_ratings
-
-    results = results_of(games)
-    if not results:
-        return []
-    fit = fit_ratings(results)
-    rows = []
-    for i, bot in enumerate(fit.players):
-        lo, hi = fit.ci_low[bot], fit.ci_high[bot]
-        los = fit.los_next[bot]
-        score = fit.score[bot]
-        rows.append(
-            {
-                "rank": i + 1,
-                "bot": bot,
-                "elo": fit.ratings[bot],
-                "ci_low": lo,
-                "ci_high": hi,
-                "games": fit.games[bot],
-                "score": None if score is None or math.isnan(score) else score,
-                "los_next": los,
-                "provisional": is_provisional(fit.games[bot], lo, hi),
-            }
-        )
-    return rows
-
-
-def rating_histories(games: Sequence[GameInfo]) -> dict[str, list[float]]:
-    """Incremental Elo of every bot after each of its games, in storage order."""
-    from arena.ratings import incremental_elo
-
-    results = results_of(games)
-    hist: dict[str, list[float]] = defaultdict(list)
-    if not results:
-        return {}
-    for _, player, rating in incremental_elo(results).history:
-        hist[player].append(rating)
-    return dict(hist)
-
-
 # ---------------------------------------------------------------- one tournament
 def standings(t: TournamentInfo, elo: dict[str, float] | None) -> list[StandingRow]:
-    """As ``arena.tournament.standings_of`` computes them, with Elo as the last tie-break."""
-    byes = [(bot, t.row.games_per_match) for r in t.rounds for bot in r.row.byes]
+    """As ``arena.tournament.standings_of`` computes them: the same bye credits, and the
+    event's fitted ratings (``elo``) as the last tie-break and rating rank."""
+    byes = bye_credits(
+        [r.row.byes for r in t.rounds],
+        t.row.games_per_match,
+        format=t.row.format,
+        challengers=[e.name for e in t.entries if e.challenger],
+    )
     rows = [GameRow(g.seating, g.ranks, g.status) for g in t.games]
     return compute_standings(
         [e.name for e in t.entries], rows, table_size=t.row.seats, byes=byes, elo=elo

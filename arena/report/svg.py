@@ -65,9 +65,14 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
 
 
 def rating_chart(
-    ratings: Sequence[float], *, initial: float = 1500.0, title: str = "", width: int = 640
+    ratings: Sequence[float],
+    *,
+    initial: float = 1500.0,
+    title: str = "",
+    x_label: str = "games",
+    width: int = 640,
 ) -> Markup:
-    """Incremental Elo after each game (x: the bot's game number, y: rating)."""
+    """A rating after each step (x: the step number from ``initial`` at 0, y: rating)."""
     height = 240
     left, right, top, bottom = 48, 12, 14, 30
     ys = [initial, *ratings]
@@ -113,7 +118,8 @@ def rating_chart(
     parts.append(f'<polyline class="line" points="{points}"/>')
     parts.append(f'<circle class="dot" cx="{_f(px(n))}" cy="{_f(py(ys[-1]))}" r="3.5"/>')
     parts.append(
-        f'<text class="label" x="{width - right}" y="{height - 4}" text-anchor="end">games</text>'
+        f'<text class="label" x="{width - right}" y="{height - 4}" '
+        f'text-anchor="end">{escape(x_label)}</text>'
     )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -12,6 +12,10 @@ then on only reopened (never silently recreated), and before every transaction t
 checks that the file is still the one it opened, so a database removed or replaced while
 an event runs stops the event instead of losing its games.
 
+Everything else in ``arena/`` reads and writes through the store's modules
+(``bots``, ``tournaments``, ``rounds``, ``games``, ``snapshot``), which open their sessions
+with :func:`session`.
+
 Every database error carries the database's name (``arena_db``; passwords hidden), so
 that the CLI can say in one line which file or URL failed (:func:`explain`).
 """
@@ -323,10 +327,20 @@ def tables(eng: Engine) -> list[str]:
     return sorted(inspect(eng).get_table_names())
 
 
+Db = str | Engine | None
+"""How callers name a database: an open Engine, a URL, or None for the default one."""
+
+
+def engine_of(db: Db) -> Engine:
+    """The engine of ``db``: itself if it is one, else :func:`get_engine` of the URL."""
+    return db if isinstance(db, Engine) else get_engine(db)
+
+
 @contextmanager
-def session(url: str | Engine | None = None) -> Iterator[Session]:
-    eng = url if isinstance(url, Engine) else get_engine(url)
-    with Session(eng, expire_on_commit=False) as s:
+def session(db: Db = None) -> Iterator[Session]:
+    """A session on ``db``: the only way the arena opens one (the store's modules call
+    it). Rows stay readable after commit and close, so they can be handed out."""
+    with Session(engine_of(db), expire_on_commit=False) as s:
         yield s
 
 

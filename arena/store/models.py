@@ -15,6 +15,7 @@ from sqlmodel import Field, SQLModel
 
 from arena.bots import BotSource, Command, Image, Policy, Remote
 from arena.seeds import DealKey
+from arena.status import GameStatus, MatchStatus, RoundStatus, TournamentStatus
 
 
 def now() -> datetime:
@@ -62,7 +63,7 @@ class Tournament(SQLModel, table=True):
     # hex of a secret event's deal key (arena.seeds): never sent to a bot, shown only once
     # the event is over; None for a seeded event, whose key derives from its seed
     secret: str | None = Field(default=None, max_length=64)
-    status: str = Field(default="running", max_length=16)  # running | completed | failed
+    status: str = Field(default=TournamentStatus.RUNNING, max_length=16)  # TournamentStatus
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
     created: datetime = Field(default_factory=now)
     finished: datetime | None = None
@@ -128,7 +129,7 @@ class Round(SQLModel, table=True):
     index: int
     byes: list[str] = Field(default_factory=list, sa_column=Column(JSON))
     note: str = ""
-    status: str = Field(default="planned", max_length=16)  # planned | completed
+    status: str = Field(default=RoundStatus.PLANNED, max_length=16)  # RoundStatus
 
 
 class Match(SQLModel, table=True):
@@ -141,7 +142,7 @@ class Match(SQLModel, table=True):
     seats: list[str] = Field(default_factory=list, sa_column=Column(JSON))
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     games: int
-    status: str = Field(default="pending", max_length=16)  # pending | running | completed
+    status: str = Field(default=MatchStatus.PENDING, max_length=16)  # MatchStatus
     started: datetime | None = None
     finished: datetime | None = None
 
@@ -159,19 +160,8 @@ class Game(SQLModel, table=True):
     ranks: list[int] = Field(default_factory=list, sa_column=Column(JSON))
     totals: list[int] = Field(default_factory=list, sa_column=Column(JSON))
     rounds: int = 0
-    status: str = Field(default="completed", max_length=16)  # completed | void
+    status: str = Field(default=GameStatus.COMPLETED, max_length=16)  # GameStatus
     faults: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
     choices: list[int] = Field(default_factory=list, sa_column=Column(JSON))
     events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
     played: datetime = Field(default_factory=now)
-
-
-class RatingPoint(SQLModel, table=True):
-    """Incremental Elo after a game, for rating-history charts (recomputable)."""
-
-    __tablename__ = "rating_point"
-    id: int | None = Field(default=None, primary_key=True)
-    variant: str = Field(max_length=16, index=True)
-    bot: str = Field(max_length=64, index=True)
-    game_id: int = Field(foreign_key="game.id")
-    rating: float

@@ -25,6 +25,7 @@ class Site:
     swiss: int
     brutal: int
     faulty: int
+    base_brutal: int
 
 
 def _run(url: str, cfg: TournamentConfig) -> int:
@@ -40,7 +41,8 @@ def build_site(base: Path) -> Site:
       attack and one with quotes, ampersands and tags in its name;
     * a round robin, Vengeance in Brutal mode, 3 seats;
     * a one-round event with a real process bot that crashes mid-game (tests/bots), so the
-      fault tables have something true to show.
+      fault tables have something true to show;
+    * a one-round base game in Brutal mode, so one variant has two leaderboards.
     """
     url = f"sqlite:///{base / 'arena.db'}"
     swiss = _run(
@@ -96,6 +98,22 @@ def build_site(base: Path) -> Site:
             seed=3,
         ),
     )
+    base_brutal = _run(
+        url,
+        TournamentConfig(
+            format="swiss",
+            brutal=True,
+            entries=[
+                EntrySpec("ev", Policy("ev")),
+                EntrySpec("threshold:23", Policy("threshold:23")),
+                EntrySpec("random", Policy("random")),
+            ],
+            seats=3,
+            rounds=1,
+            games=2,
+            seed=4,
+        ),
+    )
     out = base / "site"
     result = render_site(url, out)
-    return Site(url, out, result, swiss, brutal, faulty)
+    return Site(url, out, result, swiss, brutal, faulty, base_brutal)

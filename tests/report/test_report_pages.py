@@ -17,6 +17,7 @@ from reportkit import QUOTED, XSS, Site
 from sqlmodel import Session, select
 
 from arena.leaderboard import leaderboard_rows
+from arena.ratings import GameResult, fit_ratings
 from arena.report import PROVISIONAL_MAX_INTERVAL, PROVISIONAL_MIN_GAMES
 from arena.report.site import slug
 from arena.store.db import get_engine
@@ -82,11 +83,38 @@ def test_rendering_again_replaces_the_previous_site(site: Site, tmp_path: Path) 
 
 
 # ---------------------------------------------------------------- index
-@pytest.mark.parametrize("variant", ["base", "vengeance"])
-def test_index_leaderboard_is_the_stored_games_fit(site: Site, variant: str) -> None:
-    expected = leaderboard_rows(site.url, variant=variant)
+def boards_of(site: Site) -> list[tuple[str, bool]]:
+    """Every (variant, brutal) of the stored completed games, read from the rows."""
+    with Session(get_engine(site.url)) as s:
+        brutal = {t.id: t.brutal for t in s.exec(select(Tournament))}
+    return sorted(
+        {(g.variant, brutal[g.tournament_id]) for g in games_of(site) if g.status == "completed"}
+    )
+
+
+def test_index_has_one_leaderboard_per_variant_and_brutal_mode(site: Site) -> None:
+    tables = page(site, "index.html").find_all("table", cls="leaderboard")
+    shown = [(t.get("data-variant"), t.get("data-brutal") == "true") for t in tables]
+    assert shown == boards_of(site) == [("base", False), ("base", True), ("vengeance", True)]
+    assert [t.get("data-board") for t in tables] == ["base", "base-brutal", "vengeance-brutal"]
+
+
+@pytest.mark.parametrize("variant,brutal", [("base", False), ("base", True), ("vengeance", True)])
+def test_index_leaderboard_is_the_stored_games_fit(site: Site, variant: str, brutal: bool) -> None:
+    expected = leaderboard_rows(site.url, variant=variant, brutal=brutal)
     assert expected
-    table = page(site, "index.html").find("table", cls="leaderboard", data_variant=variant)
+    assert all((r["variant"], r["brutal"]) == (variant, brutal) for r in expected)
+    with Session(get_engine(site.url)) as s:
+        is_brutal = {t.id: t.brutal for t in s.exec(select(Tournament))}
+    fit = fit_ratings(
+        GameResult(tuple(g.seating), tuple(g.ranks))
+        for g in games_of(site)
+        if g.status == "completed" and g.variant == variant and is_brutal[g.tournament_id] == brutal
+    )
+    assert [r["bot"] for r in expected] == fit.players
+    assert {r["bot"]: r["elo"] for r in expected} == pytest.approx(fit.ratings, abs=0.051)
+    key = f"{variant}-brutal" if brutal else variant
+    table = page(site, "index.html").find("table", cls="leaderboard", data_board=key)
     rows = table_rows(table)
     assert [tr.get("data-bot") for tr in rows] == [r["bot"] for r in expected]
     for tr, r in zip(rows, expected, strict=True):
@@ -155,6 +183,26 @@ def test_standings_points_games_and_wins_are_the_stored_results(site: Site) -> N
         shown.append((int(cell(tr, "rank")), float(cell(tr, "points"))))
     assert [r for r, _ in shown] == sorted(r for r, _ in shown)
     assert [p for _, p in shown] == sorted((p for _, p in shown), reverse=True)
+
+
+def test_standings_show_the_rank_of_the_events_fitted_rating_and_the_leaders_los(
+    site: Site,
+) -> None:
+    for tid in (site.swiss, site.brutal):
+        fit = fit_ratings(
+            GameResult(tuple(g.seating), tuple(g.ranks))
+            for g in games_of(site, tid)
+            if g.status == "completed"
+        )
+        doc = page(site, f"tournament/{tid}.html")
+        rows = table_rows(doc.find("table", id="standings-table"))
+        for tr in rows:
+            bot = tr.get("data-bot")
+            assert int(cell(tr, "elo-rank")) == fit.players.index(bot) + 1
+            assert int(cell(tr, "elo")) == pytest.approx(fit.ratings[bot], abs=0.51)
+        first, second = rows[0].get("data-bot"), rows[1].get("data-bot")
+        shown = doc.find("p", cls="los").find("strong", cls="los-value").clean()
+        assert float(shown.rstrip("%")) == pytest.approx(100 * fit.los(first, second), abs=0.051)
 
 
 def test_every_round_table_shows_each_games_place_and_total(site: Site) -> None:
@@ -313,15 +361,43 @@ def test_bot_page_games_opponents_and_faults_match_the_database(site: Site) -> N
         assert len(doc.find_all("article", cls="fault")) == len(faults)
 
 
-def test_bot_page_draws_the_rating_history_of_each_variant(site: Site) -> None:
-    games = [g for g in games_of(site) if g.status == "completed"]
+def test_bot_page_shows_one_elo_per_board_and_its_history_round_by_round(site: Site) -> None:
+    """One Elo figure per board (the leaderboard's), and a chart with one point per round
+    of that board from the bot's first (the fit re-run after each round), plus the start."""
+    with Session(get_engine(site.url)) as s:
+        brutal = {t.id: t.brutal for t in s.exec(select(Tournament))}
+        round_of = {m.id: m.round_id for m in s.exec(select(Match))}
     doc = page(site, f"bot/{slug('ev')}.html")
-    for variant in ("base", "vengeance"):
-        n = sum(1 for g in games if g.variant == variant and "ev" in g.seating)
-        section = doc.find("section", cls="rating", data_variant=variant)
+    sections = doc.find("section", id="ratings").find_all("section", cls="rating")
+    assert [(x.get("data-variant"), x.get("data-brutal") == "true") for x in sections] == (
+        boards_of(site)
+    )
+    for section in sections:
+        variant, is_brutal = section.get("data-variant"), section.get("data-brutal") == "true"
+        mine = [
+            g
+            for g in games_of(site)
+            if g.status == "completed"
+            and g.variant == variant
+            and brutal[g.tournament_id] == is_brutal
+        ]
+        last: dict[int, int] = {}
+        for g in mine:
+            last[round_of[g.match_id]] = g.id
+        order = sorted(last, key=last.__getitem__)
+        first = min(order.index(round_of[g.match_id]) for g in mine if "ev" in g.seating)
         line = section.find("polyline")
-        assert len(line.get("points").split()) == n + 1  # the start and one point per game
+        assert len(line.get("points").split()) == len(order) - first + 1
+        assert int(section.find("span", cls="rounds").clean()) == len(order) - first
+        n = sum(1 for g in mine if "ev" in g.seating)
         assert int(section.find("span", cls="games").clean()) == n
+        (row,) = [
+            r
+            for r in leaderboard_rows(site.url, variant=variant, brutal=is_brutal)
+            if r["bot"] == "ev"
+        ]
+        (elo,) = section.find_all(cls="elo")  # the one Elo figure of this board
+        assert abs(int(elo.clean()) - row["elo"]) <= 0.51
 
 
 def test_bot_page_lists_results_by_tournament(site: Site) -> None:

@@ -3,6 +3,7 @@ upgraded in place with its data kept — on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -83,3 +84,67 @@ def test_a_bad_database_url_is_a_one_line_error(tmp_path: Path) -> None:
     )
     assert r.returncode == 1
     assert r.stderr.startswith("error: cannot open database") and "Traceback" not in r.stderr
+
+
+def test_0005_drops_the_rating_history_table_and_keeps_the_games(db_url: str) -> None:
+    """The stored incremental Elo history (rating_point) is gone from 0005 on; a database
+    at 0004 with games and history rows keeps every game, round and match."""
+    eng = create_engine(db_url)
+    upgrade(eng, "0004")
+    with eng.begin() as c:
+        c.execute(
+            text(
+                "INSERT INTO tournament (name, format, variant, brutal, seats, rounds, "
+                "games_per_match, concurrency, seed, status, options, created) VALUES "
+                "('old', 'swiss', 'base', false, 2, 1, 1, 8, 7, 'completed', '{}', "
+                "CURRENT_TIMESTAMP)"
+            )
+        )
+        tid = c.execute(text("SELECT id FROM tournament")).scalar_one()
+        c.execute(
+            text(
+                'INSERT INTO round (tournament_id, "index", byes, note, status) '
+                "VALUES (:t, 0, '[]', '', 'completed')"
+            ),
+            {"t": tid},
+        )
+        rid = c.execute(text("SELECT id FROM round")).scalar_one()
+        c.execute(
+            text(
+                'INSERT INTO match (tournament_id, round_id, "table", seats, seed, games, '
+                "status) VALUES (:t, :r, 0, '[\"a\", \"b\"]', 3, 1, 'completed')"
+            ),
+            {"t": tid, "r": rid},
+        )
+        mid = c.execute(text("SELECT id FROM match")).scalar_one()
+        c.execute(
+            text(
+                'INSERT INTO game (match_id, tournament_id, "index", seed, variant, seating, '
+                "ranks, totals, rounds, status, faults, choices, events, played) VALUES "
+                "(:m, :t, 0, 5, 'base', '[\"a\", \"b\"]', '[1, 2]', '[200, 90]', 4, "
+                "'completed', '[]', '[]', '[]', CURRENT_TIMESTAMP)"
+            ),
+            {"m": mid, "t": tid},
+        )
+        gid = c.execute(text("SELECT id FROM game")).scalar_one()
+        for bot, rating in (("a", 1516.0), ("b", 1484.0)):
+            c.execute(
+                text(
+                    "INSERT INTO rating_point (variant, bot, game_id, rating) "
+                    "VALUES ('base', :b, :g, :r)"
+                ),
+                {"b": bot, "g": gid, "r": rating},
+            )
+    assert "rating_point" in tables(eng)
+    upgrade(eng)
+    assert current_revision(eng) == head() and "rating_point" not in tables(eng)
+    with eng.connect() as c:
+        seating, ranks = c.execute(text("SELECT seating, ranks FROM game")).one()
+        as_list = [v if isinstance(v, list) else json.loads(v) for v in (seating, ranks)]
+        assert as_list == [["a", "b"], [1, 2]]
+        assert c.execute(text("SELECT status FROM match")).scalar_one() == "completed"
+    from arena.leaderboard import leaderboard_rows
+
+    rows = leaderboard_rows(eng)  # the games are rated as before
+    assert [(r["bot"], r["games"]) for r in rows] == [("a", 1), ("b", 1)]
+    eng.dispose()

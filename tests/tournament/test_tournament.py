@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlmodel import Session, create_engine, select
 
 from arena.bots import Policy
@@ -175,18 +176,43 @@ def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(
     assert resumed == clean
 
 
-def test_rating_history_is_stored_and_matches_a_recomputation(db_url: str) -> None:
-    from arena.ratings import GameResult, incremental_elo
-    from arena.store.models import RatingPoint
+def test_rating_history_is_the_leaderboard_fit_after_each_round(db_url: str) -> None:
+    """The bot pages' history is the leaderboard's own fit re-run after each round (not an
+    incremental Elo): recomputed here round by round from the stored games, over two
+    events of the same board."""
+    from arena.leaderboard import history, ratings
+    from arena.ratings import GameResult, fit_ratings
 
-    tid = create_tournament(builtin_config(rounds=2), db_url)
-    asyncio.run(run_tournament(db_url, tid))
+    first = create_tournament(builtin_config(rounds=3), db_url)
+    asyncio.run(run_tournament(db_url, first))
+    second = create_tournament(builtin_config("round-robin", rounds=2, games=1, seed=4), db_url)
+    asyncio.run(run_tournament(db_url, second))
     eng = create_engine(db_url)
     with Session(eng) as s:
-        games = s.exec(select(Game).order_by(Game.id)).all()
-        points = s.exec(select(RatingPoint).order_by(RatingPoint.id)).all()
+        rows = s.exec(
+            select(Game, Match.round_id).join(Match, Match.id == Game.match_id).order_by(Game.id)
+        ).all()
     eng.dispose()
-    assert len(points) == sum(len(g.seating) for g in games)
-    final = incremental_elo(GameResult(tuple(g.seating), tuple(g.ranks)) for g in games).ratings
-    last = {p.bot: p.rating for p in points}
-    assert last == final
+    last_game: dict[int, int] = {}
+    for g, rid in rows:
+        last_game[rid] = g.id
+    order = sorted(last_game, key=last_game.__getitem__)
+    assert len(order) == 5  # three Swiss rounds, then two round-robin rounds
+    expected: dict[str, list[float]] = {}
+    for i in range(len(order)):
+        done = set(order[: i + 1])
+        fit = fit_ratings(
+            GameResult(tuple(g.seating), tuple(g.ranks))
+            for g, rid in rows
+            if rid in done and g.status == "completed"
+        )
+        for bot, rating in fit.ratings.items():
+            expected.setdefault(bot, []).append(rating)
+
+    got = history(db_url, variant="base", brutal=False)
+    assert got.rounds == order
+    assert set(got.ratings) == set(expected) == set(POLICIES)
+    for bot, series in expected.items():
+        assert got.ratings[bot] == pytest.approx(series, abs=1e-6)
+    board = ratings(db_url, variant="base", brutal=False)
+    assert {b: r[-1] for b, r in got.ratings.items()} == pytest.approx(board.ratings, abs=1e-6)

@@ -1,0 +1,111 @@
+"""Stored games, read the way each reader needs them.
+
+Standings and ratings read only a game's seating and ranks (never its event log); the
+report streams the heavy columns a batch at a time (:func:`logs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from sqlmodel import func, select
+
+from arena.status import GameStatus
+from arena.store.db import Db, session
+from arena.store.models import Game, Match, Tournament
+
+BATCH = 1000  # rows fetched from the database at a time when results are streamed
+
+
+class Result(NamedTuple):
+    """What ratings need of a completed game."""
+
+    game_id: int
+    round_id: int
+    seating: list[str]
+    ranks: list[int]
+
+
+def count(db: Db, tid: int) -> int:
+    """Stored games of a tournament, counted by the database."""
+    with session(db) as s:
+        return s.exec(select(func.count()).select_from(Game).where(Game.tournament_id == tid)).one()
+
+
+def of_tournament(db: Db, tid: int) -> list[Game]:
+    """Every stored game of a tournament with all its columns (event logs too), in storage
+    order: for tools and tests."""
+    with session(db) as s:
+        return list(s.exec(select(Game).where(Game.tournament_id == tid).order_by(Game.id)))
+
+
+def placements(db: Db, tid: int) -> Iterator[tuple[list[str], list[int], str]]:
+    """(seating, ranks, status) of each stored game of a tournament, streamed in batches:
+    no event logs, and never the whole tournament in memory at once."""
+    q = (
+        select(Game.seating, Game.ranks, Game.status)
+        .where(Game.tournament_id == tid)
+        .order_by(Game.id)
+        .execution_options(yield_per=BATCH)
+    )
+    with session(db) as s:
+        for seating, ranks, status in s.exec(q):
+            yield list(seating), list(ranks), status
+
+
+def _completed(variant: str | None, brutal: bool | None, tournament: int | None) -> Any:
+    q = select(Game.id, Match.round_id, Game.seating, Game.ranks).join(
+        Match, Match.id == Game.match_id
+    )
+    q = q.where(Game.status == GameStatus.COMPLETED)
+    if variant is not None:
+        q = q.where(Game.variant == variant)
+    if brutal is not None:
+        q = q.join(Tournament, Tournament.id == Game.tournament_id).where(
+            Tournament.brutal == brutal
+        )
+    if tournament is not None:
+        q = q.where(Game.tournament_id == tournament)
+    # the order of planning (match by match, game by game), not of storage: the same games
+    # give the same input whichever match of a round finished first
+    return q.order_by(Game.match_id, Game.index)
+
+
+def results(
+    db: Db,
+    *,
+    variant: str | None = None,
+    brutal: bool | None = None,
+    tournament: int | None = None,
+) -> list[Result]:
+    """Every completed game that matches the filters (``None``: any), in the order the
+    games were planned."""
+    with session(db) as s:
+        rows = s.exec(_completed(variant, brutal, tournament)).all()
+    return [Result(gid, rid, list(seating), list(ranks)) for gid, rid, seating, ranks in rows]
+
+
+def kinds(db: Db) -> list[tuple[str, bool]]:
+    """Every (variant, brutal) of which completed games are stored, sorted."""
+    q = (
+        select(Game.variant, Tournament.brutal)
+        .join(Tournament, Tournament.id == Game.tournament_id)
+        .where(Game.status == GameStatus.COMPLETED)
+        .distinct()
+    )
+    with session(db) as s:
+        return sorted((v, bool(b)) for v, b in s.exec(q).all())
+
+
+def logs(db: Db, after: int, limit: int) -> list[tuple[int, list[int], list[Any]]]:
+    """(id, choices, events) of up to ``limit`` games whose id is above ``after``, in id
+    order."""
+    with session(db) as s:
+        rows = s.exec(
+            select(Game.id, Game.choices, Game.events)
+            .where(Game.id > after)
+            .order_by(Game.id)
+            .limit(limit)
+        ).all()
+    return [(gid, list(choices or []), list(events or [])) for gid, choices, events in rows]

@@ -1,0 +1,93 @@
+"""Stored round plans: rounds, their matches (tables), and a match's completion.
+
+A match's games are written together with its completion, in one transaction
+(:func:`complete_match`), so a run killed at any moment has either all of a match's
+games or none of them.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+from arena.status import MatchStatus, RoundStatus
+from arena.store.db import Db, session
+from arena.store.models import Game, Match, Round, now
+
+
+def planned(db: Db, tid: int, index: int) -> tuple[Round, list[Match]] | None:
+    """Round ``index`` of a tournament and its matches by table, if it is stored."""
+    with session(db) as s:
+        rnd = s.exec(select(Round).where(Round.tournament_id == tid, Round.index == index)).first()
+        if rnd is None:
+            return None
+        matches = list(s.exec(select(Match).where(Match.round_id == rnd.id).order_by(Match.table)))
+        return rnd, matches
+
+
+def plans(db: Db, tid: int) -> list[tuple[Round, list[Match]]]:
+    """Every stored round of a tournament in order, each with its matches by table."""
+    with session(db) as s:
+        rounds = list(s.exec(select(Round).where(Round.tournament_id == tid).order_by(Round.index)))
+        return [
+            (r, list(s.exec(select(Match).where(Match.round_id == r.id).order_by(Match.table))))
+            for r in rounds
+        ]
+
+
+def byes(db: Db, tid: int) -> list[list[str]]:
+    """The bots sitting out each stored round of a tournament."""
+    with session(db) as s:
+        q = select(Round.byes).where(Round.tournament_id == tid).order_by(Round.index)
+        return [list(b or []) for b in s.exec(q)]
+
+
+def add(db: Db, rnd: Round, matches: list[Match]) -> tuple[Round, list[Match]]:
+    """Store a newly planned round with its matches, in one transaction."""
+    with session(db) as s:
+        s.add(rnd)
+        s.flush()
+        for m in matches:
+            m.round_id = rnd.id  # type: ignore[assignment]
+            s.add(m)
+        s.commit()
+        return rnd, matches
+
+
+def mark_completed(db: Db, round_id: int | None) -> None:
+    """Record that every match of the round is stored."""
+    with session(db) as s:
+        row = s.get(Round, round_id)
+        assert row is not None
+        row.status = RoundStatus.COMPLETED
+        s.add(row)
+        s.commit()
+
+
+def start_match(db: Db, match_id: int | None) -> None:
+    """Record that a match's games are being played."""
+    with session(db) as s:
+        row = s.get(Match, match_id)
+        assert row is not None
+        row.status = MatchStatus.RUNNING
+        row.started = now()
+        s.add(row)
+        s.commit()
+
+
+def match_completed(db: Db, match_id: int | None) -> bool:
+    """Whether the match's games are stored."""
+    with session(db) as s:
+        row = s.get(Match, match_id)
+        return row is not None and row.status == MatchStatus.COMPLETED
+
+
+def complete_match(db: Db, match_id: int | None, games: list[Game]) -> None:
+    """The match's games and its completion, in one transaction."""
+    with session(db) as s:
+        s.add_all(games)
+        row = s.get(Match, match_id)
+        assert row is not None
+        row.status = MatchStatus.COMPLETED
+        row.finished = now()
+        s.add(row)
+        s.commit()
