@@ -31,6 +31,7 @@ from arena.cli import (
 from arena.console import progress_bar
 from arena.errors import ArenaError, UsageProblem
 from arena.faults import summarize
+from arena.status import GameStatus
 from arena.names import check_bot_name, check_entry_name, is_bot_name, made_up_name, numbered
 
 DeadlineOpt = Annotated[
@@ -285,7 +286,7 @@ def match(
         table.add_row(row["bot"], f"{row['wins']:g}", f"{row['mean_total']:.1f}", faults)
     out.print(table)
     print_fault_summary(summarize([g.faults for g in result.games]), len(result.games))
-    void = sum(1 for g in result.games if g.status != "completed")
+    void = sum(1 for g in result.games if g.status != GameStatus.COMPLETED)
     out.print(
         f"{result.decisions} decisions over the network in {result.seconds:.1f} s"
         + (f"; {void} game(s) void (arena failure)" if void else "")

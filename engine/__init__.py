@@ -1,6 +1,7 @@
 """Flip 7 rules engine: pure, deterministic, standard library only."""
 
 from engine.determinization import determinize
+from engine.events import EventKind
 from engine.game import (
     ACTIVE,
     BUSTED,
@@ -19,6 +20,7 @@ from engine.game import (
     SWAP,
     CardNotInLimbo,
     Decision,
+    DecisionKind,
     Game,
     GameOver,
     IllegalChoice,
@@ -46,6 +48,8 @@ __all__ = [
     "SWAP",
     "CardNotInLimbo",
     "Decision",
+    "DecisionKind",
+    "EventKind",
     "Game",
     "GameOver",
     "IllegalChoice",

@@ -7,6 +7,7 @@ the fields so that bots, reports and tests can read them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from enum import StrEnum
 from typing import Any
 
 from engine.game import (
@@ -24,6 +25,39 @@ from engine.game import (
     Option,
 )
 from engine.game import Event as Event  # the event type lives with the game that records it
+
+
+class EventKind(StrEnum):
+    """The kinds of events a game records (the first element of each event tuple). Members
+    are the strings the log holds, so they compare and hash equal to them."""
+
+    ROUND_START = "round_start"
+    DEAL = "deal"
+    DRAW = "draw"
+    RESHUFFLE = "reshuffle"
+    STAY = "stay"
+    FROZEN = "frozen"
+    BUST = "bust"
+    FLIP7 = "flip7"
+    ACTION = "action"
+    SET_ASIDE = "set_aside"
+    ASSIGN = "assign"
+    RESOLVE = "resolve"
+    DISCARD = "discard"
+    SECOND_CHANCE_USED = "second_chance_used"
+    SECOND_CHANCE_GIVEN = "second_chance_given"
+    MODIFIER = "modifier"
+    STEAL = "steal"
+    DISCARDED = "discarded"
+    SWAP = "swap"
+    UNLUCKY7 = "unlucky7"
+    FLIP7_PENALTY = "flip7_penalty"
+    ROUND_END = "round_end"
+    TIE_CONTINUE = "tie_continue"
+    GAME_OVER = "game_over"
+
+    __repr__ = str.__repr__
+
 
 # kind -> names of the tuple's fields after the kind
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {

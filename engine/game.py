@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator, Iterable, Sequence
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, cast
 
 from engine.cards import ACTION, MODIFIER, NUMBER, Card, CardType
@@ -37,25 +38,33 @@ STAYED = "stayed"
 FROZEN = "frozen"
 BUSTED = "busted"
 
-# Decision kinds (docs/rules.md, "Decision points")
-HIT_OR_STAY = "HIT_OR_STAY"
-CHOOSE_TARGET = "CHOOSE_TARGET"
-GIVE_SECOND_CHANCE = "GIVE_SECOND_CHANCE"
-GIVE_MODIFIER = "GIVE_MODIFIER"
-STEAL = "STEAL"
-DISCARD = "DISCARD"
-SWAP = "SWAP"
-FLIP7_BONUS = "FLIP7_BONUS"
-DECISION_KINDS = (
-    HIT_OR_STAY,
-    CHOOSE_TARGET,
-    GIVE_SECOND_CHANCE,
-    GIVE_MODIFIER,
-    STEAL,
-    DISCARD,
-    SWAP,
-    FLIP7_BONUS,
-)
+
+
+class DecisionKind(StrEnum):
+    """What a pending decision asks (docs/rules.md, "Decision points"). Members are the
+    strings they name, so ``d.kind == "HIT_OR_STAY"`` holds and they print as strings."""
+
+    HIT_OR_STAY = "HIT_OR_STAY"
+    CHOOSE_TARGET = "CHOOSE_TARGET"
+    GIVE_SECOND_CHANCE = "GIVE_SECOND_CHANCE"
+    GIVE_MODIFIER = "GIVE_MODIFIER"
+    STEAL = "STEAL"
+    DISCARD = "DISCARD"
+    SWAP = "SWAP"
+    FLIP7_BONUS = "FLIP7_BONUS"
+
+    __repr__ = str.__repr__  # a kind in a repr reads as the string it is
+
+
+HIT_OR_STAY = DecisionKind.HIT_OR_STAY
+CHOOSE_TARGET = DecisionKind.CHOOSE_TARGET
+GIVE_SECOND_CHANCE = DecisionKind.GIVE_SECOND_CHANCE
+GIVE_MODIFIER = DecisionKind.GIVE_MODIFIER
+STEAL = DecisionKind.STEAL
+DISCARD = DecisionKind.DISCARD
+SWAP = DecisionKind.SWAP
+FLIP7_BONUS = DecisionKind.FLIP7_BONUS
+DECISION_KINDS = tuple(DecisionKind)
 
 HIT = "HIT"
 STAY = "STAY"

@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from arena.faults import BotError, BotGone, Fault, FaultKind, FaultPolicy, IllegalAnswer
-from engine import STAY, Decision
+from engine import STAY, Decision, DecisionKind
 
 
 def default_option(d: Decision) -> int:
     """The safe default: STAY where legal, else the first option."""
-    if d.kind == "HIT_OR_STAY" and STAY in d.options:
+    if d.kind == DecisionKind.HIT_OR_STAY and STAY in d.options:
         return d.options.index(STAY)
     return 0
 

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from arena.protocol import pb
-from engine import Decision, Game, Ruleset
+from engine import Decision, DecisionKind, Game, Ruleset
 from engine.cards import Card, CardType
 from engine.events import EVENT_FIELDS
 from engine.game import FLIP7_BONUS, HIT, HIT_OR_STAY, STAY, Player
@@ -29,8 +29,10 @@ STATUS_FROM_PB = {v: k for k, v in STATUS_TO_PB.items()}
 KIND_TO_PB = dict(pb.DecisionKind.items())
 KIND_FROM_PB = {v: k for k, v in KIND_TO_PB.items()}
 _MOVE = {HIT: pb.Option(move=pb.HIT), STAY: pb.Option(move=pb.STAY)}
-SEAT_KINDS = frozenset({"CHOOSE_TARGET", "GIVE_SECOND_CHANCE", "GIVE_MODIFIER"})
-CARD_KINDS = frozenset({"STEAL", "DISCARD"})
+SEAT_KINDS = frozenset(
+    {DecisionKind.CHOOSE_TARGET, DecisionKind.GIVE_SECOND_CHANCE, DecisionKind.GIVE_MODIFIER}
+)
+CARD_KINDS = frozenset({DecisionKind.STEAL, DecisionKind.DISCARD})
 
 
 # ---------------------------------------------------------------- arena side
@@ -110,7 +112,7 @@ def option_pb(kind: str, value: Any) -> pb.Option:
     if kind in CARD_KINDS:
         seat, label = value
         return pb.Option(card=pb.CardRef(seat=seat, label=label))
-    if kind == "SWAP":
+    if kind == DecisionKind.SWAP:
         (a, la), (b, lb) = value
         return pb.Option(
             swap=pb.SwapPair(

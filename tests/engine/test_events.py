@@ -57,3 +57,31 @@ def test_answer_from_event_refuses_an_event_that_no_option_explains():
     with pytest.raises(ValueError):
         answer_from_event(d, ("action", d.seat, "FREEZE", 9))
     assert set(EVENT_FIELDS) >= {k for kinds, _, _ in ANSWERS.values() for k in kinds}
+
+
+def test_every_event_kind_the_engine_records_is_an_event_kind_with_named_fields() -> None:
+    from engine import RULESETS, EventKind, Game
+    from engine.events import EVENT_FIELDS
+    from engine.policies import make_policy
+
+    assert set(EVENT_FIELDS) == set(EventKind)
+    seen = set()
+    for variant in ("base", "vengeance"):
+        for g in range(40):
+            game = Game(RULESETS[variant].with_options(brutal=g % 2 == 1), 4, g)
+            pols = [make_policy("random", g * 4 + i) for i in range(4)]
+            while not game.over:
+                d = game.decision
+                assert d is not None
+                game.step(pols[d.seat](game, d))
+            seen |= {e[0] for e in game.events}
+    assert seen <= set(EventKind), seen - set(EventKind)
+    assert len(seen) >= 15  # the games reached most kinds
+
+
+def test_decision_kinds_are_the_strings_they_name() -> None:
+    from engine import DECISION_KINDS, HIT_OR_STAY, DecisionKind
+
+    assert HIT_OR_STAY == "HIT_OR_STAY" and repr(HIT_OR_STAY) == "'HIT_OR_STAY'"
+    assert tuple(DecisionKind) == DECISION_KINDS and len(DECISION_KINDS) == 8
+    assert {HIT_OR_STAY: 1}["HIT_OR_STAY"] == 1
