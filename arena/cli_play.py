@@ -31,8 +31,8 @@ from arena.cli import (
 from arena.console import progress_bar
 from arena.errors import ArenaError, UsageProblem
 from arena.faults import summarize
-from arena.status import GameStatus
 from arena.names import check_bot_name, check_entry_name, is_bot_name, made_up_name, numbered
+from arena.status import GameStatus
 
 DeadlineOpt = Annotated[
     float,
