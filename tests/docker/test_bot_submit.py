@@ -172,7 +172,7 @@ def test_a_build_past_its_timeout_ends_in_one_line(
 
 def test_submit_states_the_sandbox_defaults_it_uses() -> None:
     """The CLI's defaults are the sandbox's (one set of numbers in --help and the code)."""
-    from arena.cli_events import bot_submit
+    from arena.cli.bots import bot_submit
 
     defaults = {p.name: p.default for p in inspect.signature(bot_submit).parameters.values()}
     limits = BuildLimits()

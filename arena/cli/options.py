@@ -1,0 +1,196 @@
+"""Options and argument checks shared by several commands (one definition each)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from arena import limits
+from arena.cli.app import err
+from arena.errors import UsageProblem
+
+VariantOpt = Annotated[
+    str,
+    typer.Option(
+        "--variant",
+        metavar="base|vengeance",
+        help="Rules: 'base' (Flip 7) or 'vengeance' (With a Vengeance).",
+    ),
+]
+
+
+BrutalOpt = Annotated[
+    bool, typer.Option("--brutal", help="Brutal mode (negative scores, the Flip 7 penalty choice).")
+]
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
+
+
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        envvar="ARENA_DB",
+        help="Database URL (default: SQLite file arena.db here; ARENA_DB overrides).",
+    ),
+]
+
+
+DbRetryOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--db-retry",
+        metavar="SEC",
+        envvar="ARENA_DB_RETRY",
+        help="Seconds to ride through a database outage (e.g. a PostgreSQL restart) before "
+        "stopping; the event stays resumable (0–86400, default 60; ARENA_DB_RETRY).",
+    ),
+]
+
+
+DeadlineOpt = Annotated[
+    float,
+    typer.Option(
+        "--deadline",
+        metavar="SEC",
+        help=f"Seconds per decision ({limits.MIN_DEADLINE:g}–{limits.MAX_DEADLINE:g}).",
+    ),
+]
+
+
+TimeBankOpt = Annotated[
+    float,
+    typer.Option(
+        "--time-bank",
+        metavar="SEC",
+        help=f"Extra seconds per seat and game, used when a decision runs over its deadline "
+        f"(0–{limits.MAX_TIME_BANK:g}).",
+    ),
+]
+
+
+StrikesOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-strikes",
+        metavar="N",
+        help=f"Faults before a seat forfeits a game (1–{limits.MAX_STRIKES:,}).",
+    ),
+]
+
+
+ProcessLimitOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--process-limit",
+        metavar="KEY=VALUE",
+        help="Process bots: a resource limit (repeatable). Keys and defaults: memory=1g "
+        "(data per process), processes=128 (of the bot's own user, root arenas), "
+        "file-size=64m, open-files=1024, scratch=64m (its private /tmp). See 'arena sandbox'.",
+    ),
+]
+
+
+SEED_HELP = (
+    "Seed for a reproducible run: the same seed plays the same games. Without it, deals "
+    "come from a fresh secret that no bot can predict. A seeded event's deals are "
+    "guessable by anyone who knows or guesses the seed: use it for tests and trusted bots."
+)
+
+
+def ruleset(variant: str, brutal: bool) -> Any:
+    from engine import RULESETS, get_ruleset
+
+    if variant not in RULESETS:
+        raise UsageProblem(
+            f"unknown variant {variant!r} (choose from {', '.join(RULESETS)})", param="--variant"
+        )
+    return get_ruleset(variant, brutal=brutal) if brutal else get_ruleset(variant)
+
+
+def parse_seed(seed: str) -> int:
+    from arena.seeds import MAX_SEED
+
+    try:
+        value = int(seed, 0)
+    except ValueError:
+        raise UsageProblem(f"bad seed {seed!r}: give a whole number", param="--seed") from None
+    if not 0 <= value <= MAX_SEED:
+        raise UsageProblem(f"bad seed {seed}: must be between 0 and 2^63-1", param="--seed")
+    return value
+
+
+def optional_seed(seed: str | None) -> int | None:
+    return None if seed is None else parse_seed(seed)
+
+
+def warn_guessable(seed: int | None, untrusted: list[str]) -> None:
+    """Say on stderr that a seeded event's deals can be predicted by the bots in it."""
+    if seed is None or not untrusted:
+        return
+    err.print(
+        f"warning: --seed {seed} makes every deal reproducible, so a bot that knows or "
+        f"guesses the seed can predict every card ({', '.join(untrusted)}); leave --seed "
+        "out for a competition",
+        markup=False,
+        soft_wrap=True,
+    )
+
+
+def policies(specs: list[str], seats: int) -> list[str]:
+    from engine.policies import PolicyError, parse_policy
+
+    if not specs:
+        specs = ["ev"]
+    try:
+        parsed = [parse_policy(s) for s in specs]
+    except PolicyError as e:
+        raise UsageProblem(str(e), param="--policy") from None
+    if len(parsed) == 1:
+        return parsed * seats
+    if len(parsed) != seats:
+        raise UsageProblem(
+            f"give --policy once for all seats or once per seat ({seats}), got {len(parsed)}",
+            param="--policy",
+        )
+    return parsed
+
+
+def check_seats(seats: int) -> None:
+    from arena.limits import MAX_TABLE_SEATS, MIN_MATCH_SEATS
+
+    if not MIN_MATCH_SEATS <= seats <= MAX_TABLE_SEATS:
+        raise UsageProblem(
+            f"seats must be between {MIN_MATCH_SEATS} and {MAX_TABLE_SEATS}, got {seats}",
+            param="--seats",
+        )
+
+
+def process_limits(items: list[str] | None) -> Any:
+    """--process-limit values as ProcessLimits (None: the defaults)."""
+    if not items:
+        return None
+    from arena.runtime.sandbox import ProcessLimits
+
+    try:
+        return ProcessLimits.parse(items)
+    except (ValueError, TypeError) as e:
+        raise UsageProblem(str(e), param="--process-limit") from None
+
+
+def container_limits(memory: str, cpus: float, pids: int) -> dict[str, Any]:
+    from arena.runtime.docker import ContainerLimits
+
+    try:
+        ContainerLimits(memory=memory, cpus=cpus, pids=pids)
+    except (ValueError, TypeError) as e:
+        raise UsageProblem(str(e)) from None
+    return {"memory": memory, "cpus": cpus, "pids": pids}
+
+
+def process_options(items: list[str] | None) -> dict[str, Any]:
+    limits = process_limits(items)
+    return limits.as_options() if limits is not None else {}

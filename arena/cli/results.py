@@ -1,0 +1,115 @@
+"""``arena leaderboard``, ``arena report`` and ``arena db upgrade``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from arena.cli.app import app, db_app, emit_json, out
+from arena.cli.options import (
+    DbOpt,
+    JsonOpt,
+    ruleset,
+)
+
+
+# ------------------------------------------------------------------ leaderboard
+@app.command()
+def leaderboard(
+    variant: Annotated[
+        str | None,
+        typer.Option("--variant", metavar="base|vengeance", help="Only games of this variant."),
+    ] = None,
+    brutal: Annotated[
+        bool | None,
+        typer.Option(
+            "--brutal/--no-brutal",
+            help="Only games in Brutal mode, or only games without it (default: both, "
+            "each in its own table).",
+        ),
+    ] = None,
+    tournament: Annotated[
+        int | None, typer.Option("--tournament", metavar="ID", help="Only this tournament.")
+    ] = None,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """The Elo leaderboards: a maximum-likelihood fit over every stored game's ranking,
+    one table per variant and mode (Brutal games are rated apart from the others).
+
+    Ratings are on the Elo scale (mean 1500) with 95 % intervals; LOS is the likelihood
+    that a bot is stronger than the one ranked just below it. --json prints one list of
+    rows, board after board, each with the keys rank, bot, elo, ci_low, ci_high, games,
+    score, los_next, variant and brutal.
+    """
+    from itertools import groupby
+
+    from arena.leaderboard import leaderboard_rows
+    from arena.store.db import read_engine
+    from arena.tournament import load
+
+    if variant is not None:
+        ruleset(variant, False)
+    eng = read_engine(db)
+    if tournament is not None:
+        load(eng, tournament)  # an unknown id is an error, not an empty board
+    rows = leaderboard_rows(eng, variant=variant, brutal=brutal, tournament=tournament)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        filtered = (variant, brutal, tournament) != (None, None, None)
+        out.print("no stored games match these options" if filtered else "no games stored yet")
+        return
+    for (v, b), board in groupby(rows, key=lambda r: (r["variant"], r["brutal"])):
+        title = f"Elo leaderboard: {v}{' brutal' if b else ''}"
+        if tournament is not None:
+            title += f", tournament {tournament}"
+        table = Table(title=title)
+        for col in ("rank", "bot", "elo", "95% interval", "games", "score", "LOS next"):
+            table.add_column(col, justify="left" if col == "bot" else "right")
+        for r in board:
+            table.add_row(
+                str(r["rank"]),
+                r["bot"],
+                f"{r['elo']:.0f}",
+                f"{r['ci_low']:.0f} – {r['ci_high']:.0f}",
+                str(r["games"]),
+                "–" if r["score"] is None else f"{r['score']:.1%}",
+                "" if r["los_next"] is None else f"{r['los_next']:.1%}",
+            )
+        out.print(table)
+
+
+# ------------------------------------------------------------------ report
+@app.command()
+def report(
+    out_dir: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="Output folder (default: reports).")
+    ] = Path("reports"),
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Render the static HTML site: leaderboards, tournaments, bots and game replays.
+
+    Self-contained (no network): open DIR/index.html from disk or serve DIR anywhere.
+    """
+    from arena.report.cli import report_command
+    from arena.store.db import read_engine
+
+    report_command(out_dir, read_engine(db), as_json)
+
+
+# ------------------------------------------------------------------ database
+@db_app.command("upgrade")
+def db_upgrade(db: DbOpt = None) -> None:
+    """Create the database or migrate it to the current schema."""
+    from arena.store.db import current_revision, describe, get_engine, resolve_url
+
+    eng = get_engine(db)
+    url = resolve_url(db)
+    shown = url if url.startswith("sqlite") else describe(url)  # never a password
+    out.print(f"{shown}: schema at revision {current_revision(eng)}")
