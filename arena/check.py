@@ -254,6 +254,24 @@ def _judge(
             f"{len(done)}/{concurrent_games} games played concurrently without a fault",
         )
     )
+    st = next((s for name, s in burst.link_stats.items() if name.startswith("bot@")), None)
+    if st is None or not st["takes_batches"]:
+        checks.append(
+            Check("takes batches", True, "asks for one request per message (batches are optional)")
+        )
+    else:
+        ok = st["largest_batch"] > 1 and len(done) == concurrent_games
+        checks.append(
+            Check(
+                "takes batches",
+                ok,
+                f"{st['batched_requests']} requests in {st['batches']} batches (up to "
+                f"{st['largest_batch']} at once), every one answered in time and legally"
+                if ok
+                else f"asked for batches but {concurrent_games - len(done)} of the "
+                f"concurrent games had faults (largest batch {st['largest_batch']})",
+            )
+        )
     lost = [f for g in reconnect.games for f in g.faults]
     complete = all(g.status == GameStatus.COMPLETED for g in reconnect.games)
     checks.append(

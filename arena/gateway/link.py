@@ -18,26 +18,45 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.faults import BotError, BotGone, FaultKind, IllegalAnswer
-from arena.protocol import messages, pb
+from arena.protocol import messages, pb, wire
 
 
 def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
-class Connection:
-    """One live stream: the messages waiting for the gateway's handler to write them."""
+class _Request:
+    """A queued decision request: its encoded DecisionRequest, wrapped when written."""
 
-    def __init__(self, session_id: str, peer: str) -> None:
+    __slots__ = ("body",)
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+
+
+_Item = pb.ArenaMessage | bytes | _Request | None
+
+
+class Connection:
+    """One live stream: the messages waiting for the gateway's handler to write them.
+
+    With ``batches`` (the bot's hello asked for them) every request waiting at the moment
+    the handler writes goes out in one ArenaMessage{batch}; nothing waits to fill one, and
+    other messages (game start, game end) keep their place in the stream.
+    """
+
+    def __init__(self, session_id: str, peer: str, *, batches: bool = False) -> None:
         self.session_id = session_id
         self.peer = peer
-        self._items: deque[pb.ArenaMessage | bytes | None] = deque()
+        self.batches = batches
+        self._items: deque[_Item] = deque()
         self._waiter: asyncio.Future[None] | None = None
         self._loop = asyncio.get_running_loop()
         self.closed = False
         self.kicked = False
+        self.stats: LinkStats | None = None  # the link's, once attached (batch counts)
 
-    def _put(self, item: pb.ArenaMessage | bytes | None) -> None:
+    def _put(self, item: _Item) -> None:
         self._items.append(item)
         w = self._waiter
         if w is not None:
@@ -49,13 +68,28 @@ class Connection:
         if not self.closed:
             self._put(msg)
 
+    def send_request(self, body: bytes) -> None:
+        """Queue a decision request (its encoded DecisionRequest)."""
+        if not self.closed:
+            self._put(_Request(body))
+
     async def get(self) -> pb.ArenaMessage | bytes | None:
         """The next message to write; None when the stream is to close."""
         items = self._items
         while not items:
             self._waiter = self._loop.create_future()
             await self._waiter
-        return items.popleft()
+        item = items.popleft()
+        if type(item) is not _Request:
+            return item
+        if not self.batches:
+            return wire.request_message(item.body)
+        bodies = [item.body]
+        while items and type(items[0]) is _Request:
+            bodies.append(items.popleft().body)  # type: ignore[union-attr]
+        if self.stats is not None:
+            self.stats.add_batch(len(bodies))
+        return wire.batch_message(bodies)
 
     def close(self) -> None:
         if not self.closed:
@@ -73,7 +107,7 @@ class Pending:
     """A request sent and not yet settled."""
 
     request_id: int
-    message: pb.ArenaMessage | bytes  # bytes: an encoded ArenaMessage
+    message: bytes  # the encoded DecisionRequest (sent again on a reconnect)
     future: asyncio.Future[int]
     n_options: int
     sent_at: float  # perf_counter, when latencies are recorded
@@ -95,6 +129,15 @@ class LinkStats:
     connects: int = 0
     latencies: list[float] = field(default_factory=list)  # at most LATENCY_SAMPLES
     latency_count: int = 0  # round trips measured (latencies holds a sample of them)
+    takes_batches: bool = False  # the bot's hello asked for batches
+    batches: int = 0  # batch messages written
+    batched_requests: int = 0  # requests they carried
+    largest_batch: int = 0
+
+    def add_batch(self, size: int) -> None:
+        self.batches += 1
+        self.batched_requests += size
+        self.largest_batch = max(self.largest_batch, size)
 
     def add_latency(self, seconds: float) -> None:
         """Keep a bounded, uniform sample of round-trip times (reservoir sampling)."""
@@ -210,12 +253,14 @@ class BotLink:
         self.bot_version = hello.bot_version
         self.ever_connected = True
         self.stats.connects += 1
+        self.stats.takes_batches = hello.batches
+        conn.stats = self.stats
         self.connected.set()
         self._received_on_stream = 0
         self._unknown_on_stream = 0
         self._sent_on_stream = len(self.pending)
         for p in self.pending.values():  # resume: send pending requests again
-            conn.send(p.message)
+            conn.send_request(p.message)
 
     def detach(self, conn: Connection, reason: str) -> None:
         if self.conn is not conn:
@@ -277,9 +322,10 @@ class BotLink:
         return self.last_request_id
 
     def request(
-        self, request_id: int, msg: pb.ArenaMessage | bytes, n_options: int, timeout: float
+        self, request_id: int, msg: bytes, n_options: int, timeout: float
     ) -> asyncio.Future[int]:
-        """Send a decision request; the future gives a legal answer index.
+        """Send a decision request (``msg``: the encoded DecisionRequest, see
+        arena.protocol.wire); the future gives a legal answer index.
 
         It fails with TimeoutError (no answer within ``timeout`` seconds), BotGone
         (crash/disconnect) or IllegalAnswer. Raises BotGone at once if the bot is gone.
@@ -296,7 +342,7 @@ class BotLink:
         self.last_request_id = max(self.last_request_id, request_id)
         self.stats.requests += 1
         if self.conn is not None:
-            self.conn.send(msg)
+            self.conn.send_request(msg)
             self._sent_on_stream += 1
         expiry = loop.time() + timeout
         if len(self._deadlines) > 2 * len(self.pending) + 64:

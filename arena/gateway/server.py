@@ -288,7 +288,7 @@ class Gateway(pb_grpc.ArenaServicer):
             yield _error(pb.Error.PROTOCOL, f"this bot's seats are closed ({link.gone.detail})")
             return
         self._sessions += 1
-        conn = Connection(f"s{self._sessions}", peer)
+        conn = Connection(f"s{self._sessions}", peer, batches=hello.batches)
         yield messages.welcome(
             bot_name=link.name,
             protocol_version=PROTOCOL_VERSION,
@@ -296,6 +296,7 @@ class Gateway(pb_grpc.ArenaServicer):
             max_message_bytes=self.max_message_bytes,
             reconnect_grace=link.reconnect_grace,
             arena_version=__version__,
+            batches=hello.batches,
         )
         link.attach(conn, hello)
         reader = asyncio.create_task(self._read(request_iterator, link, conn))
@@ -320,6 +321,9 @@ class Gateway(pb_grpc.ArenaServicer):
                 which = msg.WhichOneof("msg")
                 if which == "answer":
                     link.on_answer(msg.answer)
+                elif which == "answers":
+                    for answer in msg.answers.answers:
+                        link.on_answer(answer)
                 else:
                     reason = f"unexpected {which or 'empty'} message"
                     conn.send(_error(pb.Error.PROTOCOL, reason))

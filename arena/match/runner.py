@@ -117,11 +117,27 @@ class MatchRunner:
                 if tmp is not None:
                     tmp.cleanup()
         latencies: list[float] = []
-        for link in lineup.links:
+        stats: dict[str, dict[str, Any]] = {}
+        for entry, link in zip(self.spec.bots, lineup.links, strict=True):
             if link is not None:
                 latencies.extend(link.stats.latencies)
+                st = link.stats
+                stats[entry.name] = {
+                    "requests": st.requests,
+                    "answers": st.answers,
+                    "takes_batches": st.takes_batches,
+                    "batches": st.batches,
+                    "batched_requests": st.batched_requests,
+                    "largest_batch": st.largest_batch,
+                }
         return MatchResult(
-            self.spec, records, time.perf_counter() - t0, logs, latencies, play_seconds
+            self.spec,
+            records,
+            time.perf_counter() - t0,
+            logs,
+            latencies,
+            play_seconds,
+            link_stats=stats,
         )
 
     async def _play_when_free(self, index: int, sem: asyncio.Semaphore) -> GameRecord:

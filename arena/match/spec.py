@@ -125,6 +125,8 @@ class MatchResult:
     logs: dict[str, str] = field(default_factory=dict)  # bot name -> captured output
     latencies: list[float] = field(default_factory=list)
     play_seconds: float = 0.0  # from every bot being ready to the last game's end
+    # per bot with a link: what its stream carried (requests, answers, batches)
+    link_stats: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def decisions(self) -> int:

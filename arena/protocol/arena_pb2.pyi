@@ -70,28 +70,38 @@ INFRA: FaultKind
 BOT_ERROR: FaultKind
 
 class BotMessage(_message.Message):
-    __slots__ = ("hello", "answer")
+    __slots__ = ("hello", "answer", "answers")
     HELLO_FIELD_NUMBER: _ClassVar[int]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
     hello: Hello
     answer: Answer
-    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ...) -> None: ...
+    answers: Answers
+    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ..., answers: _Optional[_Union[Answers, _Mapping]] = ...) -> None: ...
+
+class Answers(_message.Message):
+    __slots__ = ("answers",)
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    answers: _containers.RepeatedCompositeFieldContainer[Answer]
+    def __init__(self, answers: _Optional[_Iterable[_Union[Answer, _Mapping]]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("token", "bot_name", "protocol_version", "max_concurrent_games", "bot_version", "want_forced")
+    __slots__ = ("token", "bot_name", "protocol_version", "max_concurrent_games", "bot_version", "want_forced", "batches")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     MAX_CONCURRENT_GAMES_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
     WANT_FORCED_FIELD_NUMBER: _ClassVar[int]
+    BATCHES_FIELD_NUMBER: _ClassVar[int]
     token: str
     bot_name: str
     protocol_version: int
     max_concurrent_games: int
     bot_version: str
     want_forced: bool
-    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_concurrent_games: _Optional[int] = ..., bot_version: _Optional[str] = ..., want_forced: _Optional[bool] = ...) -> None: ...
+    batches: bool
+    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., protocol_version: _Optional[int] = ..., max_concurrent_games: _Optional[int] = ..., bot_version: _Optional[str] = ..., want_forced: _Optional[bool] = ..., batches: _Optional[bool] = ...) -> None: ...
 
 class Answer(_message.Message):
     __slots__ = ("request_id", "option_index", "error")
@@ -104,36 +114,46 @@ class Answer(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., option_index: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...
 
 class ArenaMessage(_message.Message):
-    __slots__ = ("welcome", "game_start", "request", "game_end", "error", "goodbye")
+    __slots__ = ("welcome", "game_start", "request", "game_end", "error", "goodbye", "batch")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     GAME_START_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     GAME_END_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     GOODBYE_FIELD_NUMBER: _ClassVar[int]
+    BATCH_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     game_start: GameStart
     request: DecisionRequest
     game_end: GameEnd
     error: Error
     goodbye: Goodbye
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., goodbye: _Optional[_Union[Goodbye, _Mapping]] = ...) -> None: ...
+    batch: Batch
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ..., error: _Optional[_Union[Error, _Mapping]] = ..., goodbye: _Optional[_Union[Goodbye, _Mapping]] = ..., batch: _Optional[_Union[Batch, _Mapping]] = ...) -> None: ...
+
+class Batch(_message.Message):
+    __slots__ = ("requests",)
+    REQUESTS_FIELD_NUMBER: _ClassVar[int]
+    requests: _containers.RepeatedCompositeFieldContainer[DecisionRequest]
+    def __init__(self, requests: _Optional[_Iterable[_Union[DecisionRequest, _Mapping]]] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("bot_name", "protocol_version", "session_id", "max_message_bytes", "reconnect_grace_ms", "arena_version")
+    __slots__ = ("bot_name", "protocol_version", "session_id", "max_message_bytes", "reconnect_grace_ms", "arena_version", "batches")
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     MAX_MESSAGE_BYTES_FIELD_NUMBER: _ClassVar[int]
     RECONNECT_GRACE_MS_FIELD_NUMBER: _ClassVar[int]
     ARENA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    BATCHES_FIELD_NUMBER: _ClassVar[int]
     bot_name: str
     protocol_version: int
     session_id: str
     max_message_bytes: int
     reconnect_grace_ms: int
     arena_version: str
-    def __init__(self, bot_name: _Optional[str] = ..., protocol_version: _Optional[int] = ..., session_id: _Optional[str] = ..., max_message_bytes: _Optional[int] = ..., reconnect_grace_ms: _Optional[int] = ..., arena_version: _Optional[str] = ...) -> None: ...
+    batches: bool
+    def __init__(self, bot_name: _Optional[str] = ..., protocol_version: _Optional[int] = ..., session_id: _Optional[str] = ..., max_message_bytes: _Optional[int] = ..., reconnect_grace_ms: _Optional[int] = ..., arena_version: _Optional[str] = ..., batches: _Optional[bool] = ...) -> None: ...
 
 class GameStart(_message.Message):
     __slots__ = ("game_id", "seat", "seats", "ruleset", "seat_names", "deadline_ms", "time_bank_ms", "bot_seed")

@@ -27,6 +27,7 @@ def welcome(
     max_message_bytes: int,
     reconnect_grace: float,
     arena_version: str,
+    batches: bool = False,
 ) -> pb.ArenaMessage:
     return pb.ArenaMessage(
         welcome=pb.Welcome(
@@ -36,6 +37,7 @@ def welcome(
             max_message_bytes=max_message_bytes,
             reconnect_grace_ms=int(reconnect_grace * 1000),
             arena_version=arena_version,
+            batches=batches,
         )
     )
 

@@ -33,7 +33,8 @@ _OBS = _numbers(pb.Observation.DESCRIPTOR)
 _PLAYER = _numbers(pb.PlayerView.DESCRIPTOR)
 _UNSEEN = _numbers(pb.Observation.DESCRIPTOR.fields_by_name["unseen"].message_type)
 
-ARENA_REQUEST = _ARENA["request"]
+ARENA_REQUEST, ARENA_BATCH = _ARENA["request"], _ARENA["batch"]
+BATCH_REQUESTS = _numbers(pb.Batch.DESCRIPTOR)["requests"]
 REQ_ID, REQ_GAME_ID, REQ_SEAT = _REQ["request_id"], _REQ["game_id"], _REQ["seat"]
 REQ_KIND, REQ_CARD, REQ_OBSERVATION = _REQ["kind"], _REQ["card"], _REQ["observation"]
 REQ_EVENTS, REQ_OPTIONS = _REQ["events"], _REQ["options"]
@@ -228,8 +229,19 @@ def options_bytes(kind: str, options: tuple[Any, ...]) -> bytes:
     return b
 
 
+def request_message(body: bytes) -> bytes:
+    """An ArenaMessage{request} around an encoded DecisionRequest."""
+    return len_field(ARENA_REQUEST, body)
+
+
+def batch_message(bodies: list[bytes]) -> bytes:
+    """An ArenaMessage{batch} of encoded DecisionRequests."""
+    return len_field(ARENA_BATCH, b"".join([len_field(BATCH_REQUESTS, b) for b in bodies]))
+
+
 class RequestEncoder:
-    """Encodes one game's DecisionRequests as ``ArenaMessage`` bytes.
+    """Encodes one game's DecisionRequests (the bytes of a ``DecisionRequest``; the link
+    wraps them in an ArenaMessage{request} or ArenaMessage{batch} as it writes them).
 
     Each event is encoded once, when first sent to any seat; the observation comes from an
     :class:`ObservationEncoder`; options are cached by value. The bytes parse to the message
@@ -251,12 +263,12 @@ class RequestEncoder:
         deadline_ms: int,
         bank_ms: int,
     ) -> bytes:
-        """The request for decision ``d``, carrying the game's events from index ``since``."""
+        """The DecisionRequest for ``d``, carrying the game's events from index ``since``."""
         evs = self.game.events
         out = self.events
         for i in range(len(out), len(evs)):
             out.append(len_field(REQ_EVENTS, event_pb(evs[i]).SerializeToString()))
-        body = b"".join(
+        return b"".join(
             [
                 key(REQ_ID, _VARINT) + varint(request_id),
                 self.game_id,
@@ -270,4 +282,3 @@ class RequestEncoder:
                 key(REQ_BANK, _VARINT) + varint(bank_ms) if bank_ms else b"",
             ]
         )
-        return len_field(ARENA_REQUEST, body)

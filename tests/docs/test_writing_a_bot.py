@@ -96,7 +96,7 @@ def real_request() -> Request:
     data = RequestEncoder(game, "g-1", ruleset_pb(rules)).encode(
         7, d, KIND_TO_PB[d.kind], 0, 1000, 10000
     )
-    msg = pb.ArenaMessage.FromString(data).request
+    msg = pb.DecisionRequest.FromString(data)
     info = GameInfo("g-1", 0, 3, "vengeance", True, ["a", "b", "c"], 1, 1.0, 10.0)
     return Request(msg, info)
 

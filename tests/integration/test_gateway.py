@@ -117,6 +117,7 @@ def test_bot_link_times_out_each_open_request_at_its_own_deadline() -> None:
     """One timer serves a link's deadlines: each open request fails with TimeoutError at
     its own deadline, answered ones never do, and a late answer is dropped quietly."""
     from arena.gateway.link import BotLink, Connection
+    from arena.protocol.wire import request_message
 
     async def main() -> None:
         link = BotLink("b", token_hash("t"), reconnect_grace=1.0)
@@ -141,6 +142,42 @@ def test_bot_link_times_out_each_open_request_at_its_own_deadline() -> None:
         link.on_answer(pb.Answer(request_id=1, option_index=0))  # late: dropped
         assert link.stats.unknown_answers == 0
         assert not link.pending
-        assert [await conn.get() for _ in range(3)] == [b"one", b"two", b"three"]
+        sent = [await conn.get() for _ in range(3)]  # each wrapped as an ArenaMessage{request}
+        assert sent == [request_message(b) for b in (b"one", b"two", b"three")]
+
+    run(main())
+
+
+def test_a_bot_that_takes_batches_gets_every_waiting_request_in_one_message() -> None:
+    """With hello.batches, the requests queued when the stream is written go out as one
+    ArenaMessage{batch}, in order; a game start between them keeps its place."""
+    from arena.gateway.link import BotLink, Connection
+    from arena.protocol.wire import RequestEncoder  # noqa: F401  (the bodies are its output)
+
+    async def main() -> None:
+        link = BotLink("b", token_hash("t"), reconnect_grace=1.0)
+        conn = Connection("s1", "peer", batches=True)
+        link.attach(conn, pb.Hello(batches=True))
+        bodies = [
+            pb.DecisionRequest(request_id=i, game_id=f"g{i}").SerializeToString() for i in (1, 2, 3)
+        ]
+        futs = [link.request(i + 1, b, 2, 5.0) for i, b in enumerate(bodies[:2])]
+        start = pb.ArenaMessage(game_start=pb.GameStart(game_id="g9"))
+        link.send(start)
+        futs.append(link.request(3, bodies[2], 2, 5.0))
+        first = pb.ArenaMessage.FromString(await conn.get())
+        assert first.WhichOneof("msg") == "batch"
+        assert [r.request_id for r in first.batch.requests] == [1, 2]
+        assert await conn.get() == start
+        last = pb.ArenaMessage.FromString(await conn.get())
+        assert [r.request_id for r in last.batch.requests] == [3]
+        assert (link.stats.batches, link.stats.batched_requests, link.stats.largest_batch) == (
+            2,
+            3,
+            2,
+        )
+        for rid in (1, 2, 3):
+            link.on_answer(pb.Answer(request_id=rid, option_index=1))
+        assert [await f for f in futs] == [1, 1, 1]
 
     run(main())

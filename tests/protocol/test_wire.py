@@ -19,7 +19,7 @@ from arena.protocol.convert import (
     public_game,
     ruleset_pb,
 )
-from arena.protocol.wire import RequestEncoder
+from arena.protocol.wire import RequestEncoder, batch_message, request_message
 from engine import RULESETS, Game
 from engine.policies import make_policy
 from engine.view import PublicGame
@@ -48,7 +48,7 @@ def test_request_bytes_parse_to_the_message_the_protobuf_api_builds(
             d = game.decision
             bank = rng.choice([0, 1, 2999, 30000])
             got = pb.ArenaMessage.FromString(
-                enc.encode(rid, d, KIND_TO_PB[d.kind], heard[d.seat], 5000, bank)
+                request_message(enc.encode(rid, d, KIND_TO_PB[d.kind], heard[d.seat], 5000, bank))
             )
             want = pb.ArenaMessage(
                 request=pb.DecisionRequest(
@@ -130,3 +130,24 @@ def test_the_lazy_view_puts_players_out_of_seat_order_back_in_order() -> None:
     assert [p.total for p in public_game(shuffled).players] == [
         p.total for p in public_game(obs).players
     ]
+
+
+def test_a_batch_of_encoded_requests_parses_to_the_batch_message_the_api_builds() -> None:
+    """ArenaMessage{batch} is assembled from encoded DecisionRequests as they are; it must
+    parse to exactly what the protobuf API builds from the same requests."""
+    rules = RULESETS["vengeance"]
+    bodies, want = [], []
+    for seed in range(6):
+        game = Game(rules, 3, seed)
+        d = game.decision
+        assert d is not None
+        enc = RequestEncoder(game, f"g{seed}", ruleset_pb(rules))
+        body = enc.encode(seed + 1, d, KIND_TO_PB[d.kind], 0, 1000, 2500)
+        bodies.append(body)
+        want.append(pb.DecisionRequest.FromString(body))
+    got = pb.ArenaMessage.FromString(batch_message(bodies))
+    assert got.WhichOneof("msg") == "batch"
+    assert list(got.batch.requests) == want
+    assert got == pb.ArenaMessage(batch=pb.Batch(requests=want))
+    single = pb.ArenaMessage.FromString(request_message(bodies[0]))
+    assert single == pb.ArenaMessage(request=want[0])
