@@ -28,6 +28,8 @@ from arena.faults import FaultPolicy
 from arena.gateway.server import Gateway
 from arena.leaderboard import Board, ratings, winner_los
 from arena.match import BotEntry, MatchResult, MatchRunner, MatchSpec
+from arena.match.fleet import Fleet
+from arena.runtime import RuntimeContext
 from arena.seeds import DealKey
 from arena.standings import GameRow, StandingRow, bye_credits, compute_standings
 from arena.status import MatchStatus, TournamentStatus
@@ -261,7 +263,8 @@ class TournamentRunner:
         self.played = 0
         self.container_limits: Any = None
         self.process_limits: Any = None
-        self.remote_links: dict[str, Any] = {}
+        self.remote_links: dict[str, str] = {}
+        self.fleet: Fleet | None = None
 
     def _emit(self) -> None:
         if self.progress is not None:
@@ -353,7 +356,16 @@ class TournamentRunner:
                 unix=Path(tmp) / "arena.sock",
                 reconnect_grace=faults.reconnect_grace,
             ) as gw:
-                self.remote_links = self._remote_links(entries, gw)
+                self.remote_links = self._remote_links(entries)
+                if self.remote_links and gw.tcp_address is None:
+                    raise ArenaError("remote bots need a TCP listener: give --listen HOST:PORT")
+                fleet = Fleet(
+                    gw,
+                    faults,
+                    RuntimeContext(f"t{t.id}", self.process_limits, self.container_limits),
+                    kinds=(Remote,),
+                )
+                self.fleet = fleet
                 if self.remote_links and self.progress is not None:
                     self.state.note = f"remote bots connect to {gw.tcp_address}"
                     self._emit()
@@ -369,6 +381,7 @@ class TournamentRunner:
                         self._play(t, m, by_name, faults, gw, sem, table_slots) for m in todo
                     )
                     await self._db(self._round_done, rnd.id)
+                await fleet.close()
         t = await self._db(tournaments.mark_completed, self.eng, self.tid)
         board = await self._db(event_ratings, self.eng, t)
         standings = await self._db(standings_of, self.eng, self.tid, board)
@@ -377,20 +390,18 @@ class TournamentRunner:
     def _round_done(self, round_id: int | None) -> None:
         rounds.mark_completed(self.eng, round_id)
 
-    def _remote_links(self, entries: list[Entry], gw: Gateway) -> dict[str, Any]:
-        """One link per remote entry for the whole event, keyed by its stored token hash."""
-        remote = [e for e in entries if e.remote]
-        if not remote:
-            return {}
-        if gw.tcp_address is None:
-            raise ArenaError("remote bots need a TCP listener: give --listen HOST:PORT")
-        links = {}
-        for e in remote:
+    def _remote_links(self, entries: list[Entry]) -> dict[str, str]:
+        """The stored token hash of each remote entry (its link lives for the whole event,
+        in the event's fleet)."""
+        hashes = {}
+        for e in entries:
+            if not e.remote:
+                continue
             version = bots.version(self.eng, e.bot_version_id)
             if version is None or not version.token_hash:
                 raise ArenaError(f"remote entry {e.name!r} has no registered token")
-            links[e.name] = gw.register_digest(e.name, bytes.fromhex(version.token_hash))
-        return links
+            hashes[e.name] = version.token_hash
+        return hashes
 
     def _round(self, t: Tournament, sched: Any, index: int) -> tuple[Round, list[Match]]:
         """The stored plan of round ``index``, planning and storing it if it is new."""
@@ -441,7 +452,7 @@ class TournamentRunner:
         for name in m.seats:
             source = entry_source(by_name[name])
             if isinstance(source, Remote):  # its link is the event's: the token's hash
-                source = Remote(self.remote_links[name].digest.hex())
+                source = Remote(self.remote_links[name])
             bots.append(BotEntry(name, source))
         spec = MatchSpec(
             bots=bots,
@@ -463,7 +474,7 @@ class TournamentRunner:
                 self._emit()
 
             result = await MatchRunner(
-                spec, gw, tick, games_semaphore=sem, shared_links=self.remote_links
+                spec, gw, tick, games_semaphore=sem, fleet=self.fleet
             ).run()
         await self._db(self._store_once, t, m, result)
 

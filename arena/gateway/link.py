@@ -14,6 +14,7 @@ import math
 import random
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -231,7 +232,8 @@ class BotLink:
         self.stats = LinkStats()
         self._grace: asyncio.TimerHandle | None = None
         self.record_latency = False
-        self.persistent = False  # remote bots: the link lives for a whole tournament
+        self.persistent = False  # the link outlives matches: fleets (arena.match.fleet)
+        self.on_connect: Callable[[], None] | None = None  # called after each attach
         # deadlines: a heap of (expiry, request id) and one timer for the earliest
         self._deadlines: list[tuple[float, int]] = []
         self._timer: asyncio.TimerHandle | None = None
@@ -261,6 +263,8 @@ class BotLink:
         self._sent_on_stream = len(self.pending)
         for p in self.pending.values():  # resume: send pending requests again
             conn.send_request(p.message)
+        if self.on_connect is not None:
+            self.on_connect()
 
     def detach(self, conn: Connection, reason: str) -> None:
         if self.conn is not conn:
@@ -401,6 +405,7 @@ class BotLink:
         if detail:
             if self.conn is not None:
                 self.conn.send(messages.error(pb.Error.PROTOCOL, detail))
+            self.persistent = False  # cut off for good: it does not come back
             self.fail(FaultKind.ILLEGAL, detail)
             return
         p = self._settle(rid)

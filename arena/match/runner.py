@@ -22,6 +22,7 @@ from arena import limits
 from arena.faults import BotGone, Fault, FaultKind
 from arena.gateway.link import BotLink
 from arena.gateway.server import Gateway
+from arena.match.fleet import Fleet
 from arena.match.lineup import Lineup
 from arena.match.referee import Referee
 from arena.match.spec import GameRecord, MatchResult, MatchSpec
@@ -48,13 +49,13 @@ class MatchRunner:
         gateway: Gateway | None = None,
         progress: Callable[[int, int], None] | None = None,
         games_semaphore: asyncio.Semaphore | None = None,
-        shared_links: dict[str, BotLink] | None = None,
+        fleet: Fleet | None = None,
         on_link: Callable[[BotLink], None] | None = None,
     ) -> None:
         """``games_semaphore`` bounds games at once across several matches (tournaments);
-        ``shared_links`` are links of remote bots that live longer than this match (by bot
-        name): they are used as they are and not closed at the end; ``on_link`` sees every
-        link this match registers."""
+        ``fleet`` is the event's fleet, whose bots stay up across matches (the others are
+        started for this match and stopped at its end); ``on_link`` sees every link this
+        match registers."""
         limits.check_table_seats(spec.seats, exc=ValueError)
         names = [b.name for b in spec.bots]
         if len(set(names)) != len(names):
@@ -67,7 +68,7 @@ class MatchRunner:
         self.match_id = spec.match_id or uuid.uuid4().hex[:12]
         self.done = 0
         self.games_semaphore = games_semaphore
-        self.shared_links = shared_links or {}
+        self.fleet = fleet
         self.on_link = on_link
         self.lineup: Lineup | None = None
 
@@ -90,7 +91,7 @@ class MatchRunner:
             await self.gateway.start()
         assert self.gateway is not None
         lineup = self.lineup = Lineup(
-            self.spec, self.gateway, self.match_id, self.shared_links, self.on_link
+            self.spec, self.gateway, self.match_id, self.fleet, self.on_link
         )
         try:
             await lineup.start()
@@ -148,6 +149,8 @@ class MatchRunner:
             {id(lk): lk for lk in self.links if lk is not None}.values(), key=lambda lk: lk.order
         )
         taken: list[BotLink] = []
+        assert self.lineup is not None
+        await self.lineup.ready()  # a bot being restarted is back (its games in flight lost)
         try:
             for lk in links:
                 await lk.games.acquire()

@@ -28,6 +28,7 @@ from arena.bots import Policy
 from arena.gateway.link import BotLink, Connection, token_hash
 from arena.match import BotEntry, GameRecord, MatchRunner, MatchSpec
 from arena.protocol import pb
+from arena.protocol.wire import request_message
 from arena.tournament import EntrySpec, TournamentConfig, TournamentRunner, create_tournament
 
 pytestmark = pytest.mark.timeout(600)
@@ -94,7 +95,7 @@ def test_a_link_answering_many_requests_keeps_no_record_per_request() -> None:
     async def cycles(link: BotLink, conn: Connection, start: int, count: int) -> None:
         for rid in range(start, start + count):
             fut = link.request(rid, b"request", 2, 30.0)
-            assert await conn.get() == b"request"
+            assert await conn.get() == request_message(b"request")
             link.on_answer(pb.Answer(request_id=rid, option_index=1))
             assert await fut == 1
 
