@@ -42,6 +42,7 @@ MAX_STRIKES = 1000
 MAX_MATCH_GAMES = 100_000  # games of one table (arena match --games, tournament --games)
 MAX_ROUNDS = 1000  # rounds of an event
 MAX_EVENT_GAMES = 1_000_000  # games of a whole event, all rounds and tables
+MAX_WORKERS = 256  # worker processes of one run
 
 assert (MAX_DEADLINE + MAX_TIME_BANK) * 1000 < UINT32_MS
 

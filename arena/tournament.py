@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine
@@ -24,12 +21,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from arena import limits
 from arena.bots import BotSource, Image, Remote
 from arena.errors import ArenaError, UsageProblem
+from arena.executor import make_executor
 from arena.faults import FaultPolicy
-from arena.gateway.server import Gateway
 from arena.leaderboard import Board, ratings, winner_los
-from arena.match import BotEntry, MatchResult, MatchRunner, MatchSpec
-from arena.match.fleet import Fleet
-from arena.runtime import RuntimeContext
+from arena.match import BotEntry, MatchResult, MatchSpec
 from arena.seeds import DealKey
 from arena.standings import GameRow, StandingRow, bye_credits, compute_standings
 from arena.status import MatchStatus, TournamentStatus
@@ -86,6 +81,9 @@ class TournamentConfig:
     max_strikes: int = limits.DEFAULT_MAX_STRIKES
     container: dict[str, Any] = field(default_factory=dict)  # ContainerLimits overrides
     process: dict[str, Any] = field(default_factory=dict)  # ProcessLimits overrides
+    # "event": every bot is started once and stays up for all its matches (restarted if
+    # it crashes); "match": bots start and stop with each match (remote bots stay up)
+    isolation: str = "event"
 
 
 @dataclass
@@ -181,6 +179,7 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
             "max_strikes": cfg.max_strikes,
             "container": cfg.container,
             "process": cfg.process,
+            "isolation": cfg.isolation,
         },
     )
     entries = [
@@ -247,11 +246,14 @@ class TournamentRunner:
         *,
         db_retry: float | None = None,
         warn: Callable[[str], None] | None = None,
+        workers: int = 1,
     ) -> None:
         """``listen`` (host:port) also serves the gateway on TCP, for remote bots.
         ``db_retry``: seconds to ride through a database outage (store/retry.py);
-        ``warn(message)`` hears about such an outage (default: the log)."""
+        ``warn(message)`` hears about such an outage (default: the log). ``workers``:
+        worker processes that play the matches (arena.executor; 1: this process)."""
         self.listen = listen
+        self.workers = max(1, workers)
         self.db_retry = retry_limit(db_retry)
         self.warn = warn or log.warning
         self.lock: EventLock | None = None
@@ -264,7 +266,7 @@ class TournamentRunner:
         self.container_limits: Any = None
         self.process_limits: Any = None
         self.remote_links: dict[str, str] = {}
-        self.fleet: Fleet | None = None
+        self.executor: Any = None
 
     def _emit(self) -> None:
         if self.progress is not None:
@@ -347,41 +349,36 @@ class TournamentRunner:
             )
         except (TypeError, ValueError) as e:
             raise ArenaError(f"tournament {self.tid} has unusable options: {e}") from None
-        sem = asyncio.Semaphore(max(1, t.concurrency))
         table_slots = asyncio.Semaphore(max(1, t.concurrency // max(1, min(t.games_per_match, 4))))
-        with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
-            os.chmod(tmp, 0o711)  # container bots (another uid) reach the socket inside
-            async with Gateway(
-                tcp=self.listen,
-                unix=Path(tmp) / "arena.sock",
-                reconnect_grace=faults.reconnect_grace,
-            ) as gw:
-                self.remote_links = self._remote_links(entries)
-                if self.remote_links and gw.tcp_address is None:
-                    raise ArenaError("remote bots need a TCP listener: give --listen HOST:PORT")
-                fleet = Fleet(
-                    gw,
-                    faults,
-                    RuntimeContext(f"t{t.id}", self.process_limits, self.container_limits),
-                    kinds=(Remote,),
-                )
-                self.fleet = fleet
-                if self.remote_links and self.progress is not None:
-                    self.state.note = f"remote bots connect to {gw.tcp_address}"
-                    self._emit()
-                for r in range(total_rounds):
-                    self.state.round = r + 1
-                    rnd, matches = await self._db(self._round, t, sched, r)
-                    if rnd.note:
-                        notes.append(f"round {r + 1}: {rnd.note}")
-                    todo = [m for m in matches if m.status != MatchStatus.COMPLETED]
-                    self.state.games_total += len(matches) * t.games_per_match - per_round
-                    self._emit()
-                    await _all_or_none(
-                        self._play(t, m, by_name, faults, gw, sem, table_slots) for m in todo
-                    )
-                    await self._db(self._round_done, rnd.id)
-                await fleet.close()
+        self.remote_links = self._remote_links(entries)
+        if self.remote_links and not self.listen:
+            raise ArenaError("remote bots need a TCP listener: give --listen HOST:PORT")
+        executor = make_executor(
+            self.workers,
+            faults=faults,
+            concurrency=t.concurrency,
+            isolation=str(t.options.get("isolation", "event")),
+            listen=self.listen,
+            remote=bool(self.remote_links),
+            event_id=f"t{t.id}",
+            process_limits=self.process_limits,
+            container_limits=self.container_limits,
+        )
+        async with executor:
+            self.executor = executor
+            if self.remote_links and self.progress is not None:
+                self.state.note = f"remote bots connect to {executor.tcp_address}"
+                self._emit()
+            for r in range(total_rounds):
+                self.state.round = r + 1
+                rnd, matches = await self._db(self._round, t, sched, r)
+                if rnd.note:
+                    notes.append(f"round {r + 1}: {rnd.note}")
+                todo = [m for m in matches if m.status != MatchStatus.COMPLETED]
+                self.state.games_total += len(matches) * t.games_per_match - per_round
+                self._emit()
+                await _all_or_none(self._play(t, m, by_name, faults, table_slots) for m in todo)
+                await self._db(self._round_done, rnd.id)
         t = await self._db(tournaments.mark_completed, self.eng, self.tid)
         board = await self._db(event_ratings, self.eng, t)
         standings = await self._db(standings_of, self.eng, self.tid, board)
@@ -444,8 +441,6 @@ class TournamentRunner:
         m: Match,
         by_name: dict[str, Entry],
         faults: FaultPolicy,
-        gw: Gateway,
-        sem: asyncio.Semaphore,
         table_slots: asyncio.Semaphore,
     ) -> None:
         bots = []
@@ -469,13 +464,12 @@ class TournamentRunner:
         async with table_slots:
             await self._db(self._match_started, m.id)
 
-            def tick(done: int, total: int) -> None:
+            def tick() -> None:
                 self.state.games_done += 1
                 self._emit()
 
-            result = await MatchRunner(
-                spec, gw, tick, games_semaphore=sem, fleet=self.fleet
-            ).run()
+            assert self.executor is not None
+            result = await self.executor.run(spec, tick)
         await self._db(self._store_once, t, m, result)
 
     def _store_once(self, t: Tournament, m: Match, result: MatchResult) -> None:
@@ -543,8 +537,11 @@ async def run_tournament(
     *,
     db_retry: float | None = None,
     warn: Callable[[str], None] | None = None,
+    workers: int = 1,
 ) -> Outcome:
-    return await TournamentRunner(db, tid, progress, listen, db_retry=db_retry, warn=warn).run()
+    return await TournamentRunner(
+        db, tid, progress, listen, db_retry=db_retry, warn=warn, workers=workers
+    ).run()
 
 
 def list_tournaments(db: str | Engine | None = None) -> list[dict[str, Any]]:

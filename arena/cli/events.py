@@ -18,16 +18,20 @@ from arena.cli.options import (
     DbOpt,
     DbRetryOpt,
     DeadlineOpt,
+    IsolationOpt,
     JsonOpt,
     ProcessLimitOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
+    WorkersOpt,
     container_limits,
+    isolation,
     optional_seed,
     process_options,
     ruleset,
     warn_guessable,
+    workers,
 )
 from arena.console import make_progress
 from arena.errors import UsageProblem
@@ -73,6 +77,7 @@ def run_and_report(
     out_dir: Path | None = Path("reports"),
     listen: str | None = None,
     db_retry: float | None = None,
+    workers: int = 1,
 ) -> None:
     """Run (or resume) a tournament with a progress bar, print standings, render the report."""
     from arena.tournament import run_tournament
@@ -93,7 +98,7 @@ def run_and_report(
             )
 
         outcome = interrupt.run(
-            run_tournament(db, tid, show, listen, db_retry=db_retry, warn=warn),
+            run_tournament(db, tid, show, listen, db_retry=db_retry, warn=warn, workers=workers),
             f"tournament {tid} interrupted: every bot was stopped and the games played so far "
             f"are kept; continue it with: arena tournament resume {tid}",
         )
@@ -228,6 +233,8 @@ def tournament(
         int, typer.Option("--pids", metavar="N", min=8, help="Container bots: process limit.")
     ] = 64,
     process_limit: ProcessLimitOpt = None,
+    isolation_: IsolationOpt = "event",
+    workers_: WorkersOpt = None,
     listen: Annotated[
         str | None,
         typer.Option(
@@ -272,6 +279,8 @@ def tournament(
     limits.check_strikes(max_strikes)
     check_event_name(name)
     retry_limit(db_retry)
+    isolation(isolation_)
+    n_workers = workers(workers_)
     if format == "gauntlet" and not challenger:
         raise UsageProblem("a gauntlet needs at least one --challenger", param="--challenger")
     ruleset(variant, brutal)
@@ -296,6 +305,7 @@ def tournament(
         max_strikes=max_strikes,
         container=container_limits(memory, cpus, pids),
         process=process_options(process_limit),
+        isolation=isolation_,
     )
     if any(e.remote for e in cfg.entries) and not listen:
         raise UsageProblem("remote bots connect over TCP: give --listen HOST:PORT", param="--bots")
@@ -304,7 +314,7 @@ def tournament(
     err.print(f"tournament {tid} created; if it is interrupted: arena tournament resume {tid}")
     if listen:
         err.print(f"remote bots connect to {listen} with their tokens")
-    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry)
+    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers)
 
 
 @tournament_app.command("resume")
@@ -319,6 +329,7 @@ def tournament_resume(
     ] = Path("reports"),
     no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
     db_retry: DbRetryOpt = None,
+    workers_: WorkersOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -331,10 +342,11 @@ def tournament_resume(
     from arena.tournament import load
 
     retry_limit(db_retry)
+    n_workers = workers(workers_)
     load(read_engine(db), tid)  # an unknown id is an error, and creates nothing
     if listen:
         check_listen(listen)
-    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry)
+    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers)
 
 
 @tournament_app.command("list")
@@ -390,6 +402,7 @@ def demo(
     out_dir: Annotated[
         Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
     ] = Path("reports"),
+    workers_: WorkersOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -401,6 +414,7 @@ def demo(
     limits.check_games(games)
     limits.check_rounds(rounds)
     ruleset(variant, False)
+    n_workers = workers(workers_)
     names = register_examples(db)
     from arena.registry import latest
 
@@ -422,4 +436,4 @@ def demo(
     )
     tid = create_tournament(cfg, db)
     err.print(f"demo tournament {tid}: {len(entries)} example bots, Swiss, {rounds} rounds")
-    run_and_report(db, tid, as_json, out_dir)
+    run_and_report(db, tid, as_json, out_dir, workers=n_workers)

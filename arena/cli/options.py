@@ -194,3 +194,47 @@ def container_limits(memory: str, cpus: float, pids: int) -> dict[str, Any]:
 def process_options(items: list[str] | None) -> dict[str, Any]:
     limits = process_limits(items)
     return limits.as_options() if limits is not None else {}
+
+
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        metavar="N",
+        help="Worker processes that play the matches, each with its own copy of the bots "
+        "(default: the machine's cores; 1: all in this process). Results are the same for "
+        "any number.",
+    ),
+]
+IsolationOpt = Annotated[
+    str,
+    typer.Option(
+        "--isolation",
+        metavar="event|match",
+        help="event (default): each bot is started once (per worker) and plays all its "
+        "games over one stream, many at once; a bot that crashes is restarted (3 times, "
+        "then it forfeits the rest) and only its games in flight are lost. match: bots "
+        "start and stop with every match. Container limits (--memory, --cpus, --pids) "
+        "apply to each container, i.e. to all the games one bot plays at once.",
+    ),
+]
+
+
+def workers(value: int | None, option: str = "--workers") -> int:
+    """--workers as a number of worker processes (default: the machine's cores)."""
+    from arena.executor import default_workers
+
+    if value is None:
+        return default_workers()
+    return limits.check_count(value, option, 1, limits.MAX_WORKERS)
+
+
+def isolation(value: str) -> str:
+    from arena.executor import ISOLATIONS
+
+    if value not in ISOLATIONS:
+        raise UsageProblem(
+            f"unknown isolation {value!r} (choose from {', '.join(ISOLATIONS)})",
+            param="--isolation",
+        )
+    return value

@@ -139,6 +139,15 @@ def match(
         Path | None, typer.Option("--logs", metavar="DIR", help="Save each bot's output here.")
     ] = None,
     process_limit: ProcessLimitOpt = None,
+    workers_: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            metavar="N",
+            help="Worker processes sharing the games (default 1: this process), each with its "
+            "own copy of the bots; the same games are played for any number.",
+        ),
+    ] = 1,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -176,11 +185,21 @@ def match(
         faults=FaultPolicy(deadline=deadline, time_bank=time_bank, max_strikes=max_strikes),
         process_limits=process_limits(process_limit),
     )
+    n_workers = limits.check_count(workers_, "--workers", 1, limits.MAX_WORKERS)
     with progress_bar(err, "games", games) as advance:
-        result = interrupt.run(
-            run_match(spec, progress=lambda done, total: advance(done)),
-            "match interrupted: every bot was stopped, nothing was stored",
-        )
+        if n_workers > 1:
+            from arena.executor import run_split
+
+            done = [0]
+
+            def one_game() -> None:
+                done[0] += 1
+                advance(done[0])
+
+            job = run_split(spec, n_workers, one_game)
+        else:
+            job = run_match(spec, progress=lambda done, total: advance(done))
+        result = interrupt.run(job, "match interrupted: every bot was stopped, nothing was stored")
     if logs is not None:
         logs.mkdir(parents=True, exist_ok=True)
         for name, text in result.logs.items():

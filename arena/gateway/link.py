@@ -301,6 +301,7 @@ class BotLink:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+        self.connected.clear()  # a bot that comes back must connect again
 
     def close(self, reason: str = "match over") -> None:
         """Say goodbye and drop the stream (the match is over)."""

@@ -71,7 +71,7 @@ class Fleet:
         self.on_link = on_link
         self.members: dict[str, _Member] = {}
         self.closing = False
-        self._prepared: set[type] = set()
+        self._prepared: dict[type, asyncio.Future[None]] = {}
 
     def __contains__(self, name: str) -> bool:
         return name in self.members
@@ -87,12 +87,13 @@ class Fleet:
     async def join(self, entry: BotEntry) -> BotLink:
         """``entry``'s link, its bot started (the first time) and connected, exited or
         timed out; a failure is recorded on the link (its seats will forfeit)."""
+        kind = type(entry.source)
+        if kind not in self._prepared:  # once per runtime, and every start waits for it
+            self._prepared[kind] = asyncio.ensure_future(prepare([entry.source]))
+        await asyncio.shield(self._prepared[kind])
         m = self.members.get(entry.name)
         if m is None:
             m = self._register(entry)
-            if type(entry.source) not in self._prepared:
-                self._prepared.add(type(entry.source))
-                await prepare([entry.source])
             m.starting = asyncio.ensure_future(self._start(m))
         assert m.starting is not None
         await asyncio.shield(m.starting)

@@ -98,16 +98,17 @@ class MatchRunner:
             t_ready = time.perf_counter()
             sem = self.games_semaphore or asyncio.Semaphore(max(1, self.spec.concurrency))
             records: list[GameRecord] = []
-            indices = iter(range(self.spec.games))  # shared: each index goes to one worker
+            wanted = self.spec.indices
+            indices = iter(wanted)  # shared: each index goes to one worker
 
             async def worker() -> None:
                 for i in indices:
                     records.append(await self._play_when_free(i, sem))
                     self.done += 1
                     if self.progress is not None:
-                        self.progress(self.done, self.spec.games)
+                        self.progress(self.done, len(wanted))
 
-            n_workers = max(1, min(self.spec.concurrency, self.spec.games))
+            n_workers = max(1, min(self.spec.concurrency, len(wanted)))
             await _all_or_none([worker() for _ in range(n_workers)])
             records.sort(key=lambda r: r.index)
             play_seconds = time.perf_counter() - t_ready

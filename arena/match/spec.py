@@ -55,6 +55,9 @@ class MatchSpec:
     container_limits: Any = None
     # resource limits for process bots (runtime/sandbox.py ProcessLimits; None: defaults)
     process_limits: Any = None
+    # the games to play, by index (None: all of range(games)); a match split over worker
+    # processes gives each part some indices: game i is the same game wherever it is played
+    game_indices: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.seed is None:
@@ -63,6 +66,22 @@ class MatchSpec:
     @property
     def seats(self) -> int:
         return len(self.bots)
+
+    @property
+    def indices(self) -> tuple[int, ...] | range:
+        return self.game_indices if self.game_indices is not None else range(self.games)
+
+    def split(self, parts: int) -> list[MatchSpec]:
+        """This match as ``parts`` matches of every ``parts``-th game (same seeds, same
+        match id, so each game is the one it would be in the whole)."""
+        from dataclasses import replace
+
+        indices = list(self.indices)
+        out = []
+        for k in range(min(parts, len(indices))):
+            mine = tuple(indices[k::parts])
+            out.append(replace(self, game_indices=mine))
+        return out
 
     def seating(self, index: int) -> list[int]:
         """Which bot (index into ``bots``) sits at each seat in game ``index``."""
@@ -131,6 +150,35 @@ class MatchResult:
     @property
     def decisions(self) -> int:
         return sum(g.decisions for g in self.games)
+
+    @classmethod
+    def merge(cls, spec: MatchSpec, parts: list[MatchResult], seconds: float) -> MatchResult:
+        """The parts of a match that was split (MatchSpec.split) as one result."""
+        games = sorted((g for p in parts for g in p.games), key=lambda g: g.index)
+        logs: dict[str, str] = {}
+        stats: dict[str, dict[str, Any]] = {}
+        for k, p in enumerate(parts):
+            for name, text in p.logs.items():
+                head = f"[worker {k + 1} of {len(parts)}]\n" if len(parts) > 1 else ""
+                logs[name] = logs.get(name, "") + head + text
+            for name, st in p.link_stats.items():
+                into = stats.setdefault(name, {})
+                for key, value in st.items():
+                    if isinstance(value, bool):
+                        into[key] = into.get(key, False) or value
+                    elif key == "largest_batch":
+                        into[key] = max(into.get(key, 0), value)
+                    else:
+                        into[key] = into.get(key, 0) + value
+        return cls(
+            spec,
+            games,
+            seconds,
+            logs,
+            [x for p in parts for x in p.latencies],
+            max((p.play_seconds for p in parts), default=0.0),
+            link_stats=stats,
+        )
 
     def seat_summary(self) -> list[dict[str, Any]]:
         """Per bot: wins (shared wins split), mean total, faults by kind."""

@@ -51,12 +51,15 @@ class LogKeepingRunner(TournamentRunner):
 
 
 def reports(logs: list[str]) -> list[dict[str, Any]]:
-    out = []
+    """The cracker's report of each game, once each (a bot that stays up for the event
+    hands in its whole log so far with every match)."""
+    out: dict[str, dict[str, Any]] = {}
     for text in logs:
         for line in text.splitlines():
             if line.startswith("{") and '"cheat_hits"' in line:
-                out.append(json.loads(line))
-    return out
+                r = json.loads(line)
+                out[r["game_id"]] = r
+    return list(out.values())
 
 
 def cracker_tournament(url: str, seed: int | None) -> tuple[int, list[dict[str, Any]]]:

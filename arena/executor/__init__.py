@@ -1,0 +1,157 @@
+"""Executors: where matches run. A match spec goes in, a match result comes out.
+
+* :class:`~arena.executor.local.LocalExecutor` — in this process (one gateway, the event's
+  fleet of bots that stay up, a bound on games at once);
+* :class:`~arena.executor.workers.WorkerPool` — over local worker processes, one local
+  executor each (all cores);
+* :func:`make_executor` picks: with more than one worker, matches go to the pool, except
+  matches with remote bots, which run in this process (they connect to its TCP listener).
+
+The caller (a tournament, ``arena match``) alone writes the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from arena.bots import Remote
+from arena.executor.local import ISOLATIONS, LocalExecutor
+from arena.executor.workers import WorkerPool
+from arena.faults import FaultPolicy
+from arena.match import MatchResult, MatchSpec
+
+
+class Executor(Protocol):
+    async def start(self) -> None: ...
+
+    async def run(
+        self, spec: MatchSpec, on_game: Callable[[], None] | None = None
+    ) -> MatchResult: ...
+
+    async def close(self) -> None: ...
+
+    @property
+    def tcp_address(self) -> str | None: ...
+
+
+def default_workers() -> int:
+    """The machine's cores (what this process may use)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class Split:
+    """Matches with remote bots on ``local``, the others on ``pool``."""
+
+    def __init__(self, local: LocalExecutor | None, pool: WorkerPool) -> None:
+        self.local = local
+        self.pool = pool
+
+    @property
+    def tcp_address(self) -> str | None:
+        return self.local.tcp_address if self.local is not None else None
+
+    async def start(self) -> None:
+        if self.local is not None:
+            await self.local.start()
+        try:
+            await self.pool.start()
+        except BaseException:
+            if self.local is not None:
+                await self.local.close()
+            raise
+
+    async def run(self, spec: MatchSpec, on_game: Callable[[], None] | None = None) -> MatchResult:
+        if self.local is not None and any(isinstance(b.source, Remote) for b in spec.bots):
+            return await self.local.run(spec, on_game)
+        return await self.pool.run(spec, on_game)
+
+    async def close(self) -> None:
+        try:
+            await self.pool.close()
+        finally:
+            if self.local is not None:
+                await self.local.close()
+
+    async def __aenter__(self) -> Split:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+def make_executor(
+    workers: int,
+    *,
+    faults: FaultPolicy,
+    concurrency: int,
+    isolation: str = "event",
+    listen: str | None = None,
+    remote: bool = False,
+    event_id: str = "event",
+    process_limits: Any = None,
+    container_limits: Any = None,
+) -> LocalExecutor | Split:
+    """The executor for ``workers`` worker processes (1: this process only). ``remote``:
+    the event has remote bots (then this process also listens for them on ``listen``)."""
+    common: dict[str, Any] = dict(
+        faults=faults,
+        concurrency=concurrency,
+        isolation=isolation,
+        event_id=event_id,
+        process_limits=process_limits,
+        container_limits=container_limits,
+    )
+    if workers <= 1:
+        return LocalExecutor(listen=listen, **common)
+    local = LocalExecutor(listen=listen, **common) if remote else None
+    return Split(local, WorkerPool(workers, **common))
+
+
+__all__ = [
+    "ISOLATIONS",
+    "Executor",
+    "LocalExecutor",
+    "Split",
+    "WorkerPool",
+    "default_workers",
+    "make_executor",
+    "run_split",
+]
+
+
+async def run_split(
+    spec: MatchSpec,
+    workers: int,
+    on_game: Callable[[], None] | None = None,
+    *,
+    isolation: str = "event",
+) -> MatchResult:
+    """One match played over ``workers`` worker processes (each plays every
+    ``workers``-th game with its own copy of the bots); the same games as on one."""
+    import time
+    import uuid
+    from dataclasses import replace
+
+    if not spec.match_id:
+        spec = replace(spec, match_id=uuid.uuid4().hex[:12])  # one id for every part
+    parts = spec.split(workers)
+    t0 = time.perf_counter()
+    pool = WorkerPool(
+        len(parts),
+        faults=spec.faults,
+        concurrency=spec.concurrency,
+        isolation=isolation,
+        event_id=spec.match_id,
+        process_limits=spec.process_limits,
+        container_limits=spec.container_limits,
+    )
+    async with pool:
+        results = await asyncio.gather(*(pool.run(p, on_game) for p in parts))
+    return MatchResult.merge(spec, list(results), time.perf_counter() - t0)
