@@ -40,13 +40,22 @@ final class SelfTest {
         System.out.println("self-test: " + t.checks + " checks passed");
     }
 
-    /** Plays every decision kind of both variants for about {@code millis} ms. */
+    /**
+     * Plays every decision kind of both variants for about {@code millis} ms. A strategy that
+     * fails here does not keep the bot from playing: the warm-up stops, and the failures of
+     * real requests are reported to the arena.
+     */
     static int warmUp(long millis) {
         long end = System.nanoTime() + millis * 1_000_000L;
         int rounds = 0;
         SelfTest t = new SelfTest();
         do {
-            t.runAll();
+            try {
+                t.runAll();
+            } catch (RuntimeException e) {
+                Main.log("warm-up stopped: the strategy failed: " + ArenaClient.describe(e));
+                break;
+            }
             rounds++;
         } while (System.nanoTime() < end && rounds < 40);
         return rounds;
