@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	pb "flip7arena/arena/v1"
@@ -66,6 +67,16 @@ func TestAPanicIsReportedWithWhereItHappened(t *testing.T) {
 	}
 	if good.GetOptionIndex() != 1 || good.GetError() != "" {
 		t.Errorf("the other answer of the batch: %v", good)
+	}
+}
+
+func TestAPanicInsideTheStandardLibraryNamesTheBotsOwnLine(t *testing.T) {
+	_, _, err := decideWith(func(req *pb.DecisionRequest) (int, string) {
+		return len(strings.Repeat("x", -int(req.GetRequestId()))), "never"
+	}, hitOrStayRequest(1, "g"))
+	re := regexp.MustCompile(`^panic: strings: negative Repeat count \(client_test\.go:\d+\)$`)
+	if err == nil || !re.MatchString(err.Error()) {
+		t.Errorf("got %v", err)
 	}
 }
 

@@ -385,22 +385,33 @@ func decideWith(choose func(*pb.DecisionRequest) (int, string), req *pb.Decision
 	return index, why, nil
 }
 
-// panicSite is " (file.go:123)": where the panic being recovered was raised (called from the
-// deferred function that recovers it), or "" when that is not found.
+// panicSite is " (file.go:123)": the innermost line of the bot's own code (this package)
+// under the panic being recovered (else the first line outside the runtime), or "" when it
+// is not found. Called from the deferred function that recovers the panic.
 func panicSite() string {
-	pcs := make([]uintptr, 32)
+	pcs := make([]uintptr, 64)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
 	panicking := false
+	where, own := "", ""
 	for {
 		f, more := frames.Next()
+		if own == "" { // the first frame is panicSite itself: its package is the bot's
+			own = strings.TrimSuffix(f.Function, "panicSite")
+		}
 		if panicking && !strings.HasPrefix(f.Function, "runtime.") {
-			return fmt.Sprintf(" (%s:%d)", filepath.Base(f.File), f.Line)
+			site := fmt.Sprintf(" (%s:%d)", filepath.Base(f.File), f.Line)
+			if strings.HasPrefix(f.Function, own) {
+				return site
+			}
+			if where == "" {
+				where = site
+			}
 		}
 		if f.Function == "runtime.gopanic" {
 			panicking = true
 		}
 		if !more {
-			return ""
+			return where
 		}
 	}
 }

@@ -68,17 +68,18 @@ const CHANNEL_OPTIONS = {
 
 /**
  * What went wrong, for Answer.error: "TypeError: x is undefined (strategy.js:42)", the
- * exception and the first place in a file that its stack names.
+ * exception and the innermost place of the bot's own code in its stack (not Node's own
+ * code nor node_modules; else the first place named).
  */
 function describe(e) {
   if (!(e instanceof Error)) return `thrown: ${String(e)}`;
   let where = '';
   for (const line of String(e.stack || '').split('\n').slice(1)) {
-    const m = /\(?([^\s()]+):(\d+):\d+\)?\s*$/.exec(line.trim());
-    if (m && line.trim().startsWith('at ')) {
-      where = ` (${path.basename(m[1])}:${m[2]})`;
-      break;
-    }
+    const m = /^at .*?\(?([^\s()]+):(\d+):\d+\)?$/.exec(line.trim());
+    if (!m) continue;
+    const mine = !m[1].startsWith('node:') && !m[1].includes('node_modules');
+    if (mine || !where) where = ` (${path.basename(m[1])}:${m[2]})`;
+    if (mine) break;
   }
   return `${e.name}: ${e.message}${where}`;
 }

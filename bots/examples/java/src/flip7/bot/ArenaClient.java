@@ -85,14 +85,18 @@ final class ArenaClient {
         return BotMessage.newBuilder().setAnswers(all).build();
     }
 
-    /** "IndexOutOfBoundsException: Index 5 out of bounds for length 3 (Table.java:69)". */
+    /**
+     * "ArrayIndexOutOfBoundsException: Index 5 out of bounds for length 3 (Table.java:69)":
+     * the exception and the innermost line of the bot's own code in its stack (else of any).
+     */
     static String describe(Throwable e) {
         String where = "";
+        String own = ArenaClient.class.getPackageName() + ".";
         for (StackTraceElement f : e.getStackTrace()) {
-            if (f.getFileName() != null && f.getLineNumber() > 0) {
-                where = " (" + f.getFileName() + ":" + f.getLineNumber() + ")";
-                break;
-            }
+            if (f.getFileName() == null || f.getLineNumber() <= 0) continue;
+            boolean mine = f.getClassName().startsWith(own);
+            if (mine || where.isEmpty()) where = " (" + f.getFileName() + ":" + f.getLineNumber() + ")";
+            if (mine) break;
         }
         String text = e.getMessage() != null ? e.getMessage() : "(no message)";
         return e.getClass().getSimpleName() + ": " + text + where;

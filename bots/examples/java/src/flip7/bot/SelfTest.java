@@ -369,6 +369,9 @@ final class SelfTest {
                 "an exception is reported in Answer.error with where it was thrown, got " + got.get(0));
         check(got.get(1).getOptionIndex() == 1 && got.get(1).getError().isEmpty(),
                 "the other answers of the batch are unharmed, got " + got.get(1));
+        Answer deep = ArenaClient.answer(req -> List.of(1, 2).get(req.getSeat() + 5), hit);
+        check(deep.getError().matches("IndexOutOfBoundsException: .* \\(SelfTest\\.java:\\d+\\)"),
+                "an exception thrown inside the JDK names the bot's own line, got " + deep);
         Answer outside = ArenaClient.answer(req -> 2, hit);
         check(outside.getOptionIndex() == 0 && outside.getError().equals("choose returned 2 for 2 options"),
                 "an index outside the options is reported, got " + outside);
