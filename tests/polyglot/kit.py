@@ -1,5 +1,6 @@
-"""What the tests of the example bots in other languages share: build a bot once, run the
-compliance suite on it, and play it against the Python example bots.
+"""What the tests of the example bots in other languages share: build a bot once (or a copy
+of its kit elsewhere), run the compliance suite on it, check how it answers a scripted
+arena, and play it against the Python example bots.
 
 A missing toolchain skips locally and fails under CI (CI=true): CI must build and test
 every language. A build that fails for any other reason always fails.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -17,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from scripted_arena import Transcript, converse
 
 from arena.bots import Command
-from arena.check import run_checks
+from arena.check import Check, run_checks
 from arena.match import BotEntry, MatchResult, MatchSpec, run_match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,20 +103,95 @@ def build(lang: str) -> str:
     return shlex.quote(str(language.command))
 
 
+def copy_kit(lang: str, dest: Path, *, with_proto: bool = True) -> Path:
+    """Copy a kit as a bot author would (without its build output) to ``dest/my-LANG-bot``."""
+    skip = ["build", "node_modules"] + ([] if with_proto else ["proto"])
+    folder = dest / f"my-{lang}-bot"
+    shutil.copytree(LANGUAGES[lang].folder, folder, ignore=shutil.ignore_patterns(*skip))
+    return folder
+
+
+def build_copy(lang: str, folder: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run a copied kit's own build.sh there (skips or fails, as ``build``, when the
+    toolchain is missing)."""
+    language = LANGUAGES[lang]
+    missing = [tool for tool in language.tools if shutil.which(tool) is None]
+    if missing:
+        unavailable(lang, f"{', '.join(missing)} not found (scripts/services installs them)")
+    proc = subprocess.run(
+        [language.shell, str(folder / "build.sh")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=folder.parent,
+        env={**os.environ, **env},
+    )
+    if proc.returncode == TOOLCHAIN_MISSING:
+        unavailable(lang, f"the toolchain is incomplete:\n{build_output(proc)}")
+    return proc
+
+
 def python_bot(name: str, *args: str) -> str:
     """The command of a Python example bot."""
     script = EXAMPLES / "python" / name / "bot.py"
     return shlex.join([sys.executable, str(script), *args])
 
 
-def check_names(command: str) -> set[str]:
-    """Run the compliance suite; fail on any failed check; return the checks' names."""
+def passes_checks(command: str) -> dict[str, Check]:
+    """Run the compliance suite; fail on any failed check; return the checks by name."""
     checks = asyncio.run(run_checks(Command(command)))
     for c in checks:
         print(f"{'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}")
     failed = [c for c in checks if not c.ok]
     assert not failed, "failed checks:\n" + "\n".join(f"{c.name}: {c.detail}" for c in failed)
-    return {c.name for c in checks}
+    return {c.name: c for c in checks}
+
+
+# the detail of a passed "takes batches" check of a bot that asked for batches
+TOOK_BATCHES = re.compile(r"(\d+) requests in (\d+) batches \(up to (\d+) at once\)")
+
+
+def largest_batch(checks: dict[str, Check]) -> int:
+    """The most requests one batch carried in the suite's concurrent games (the bot asked
+    for batches, and answered every one in time and legally)."""
+    detail = checks["takes batches"].detail
+    m = TOOK_BATCHES.search(detail)
+    assert m, f"the bot did not take batches: {detail}"
+    return int(m[3])
+
+
+def assert_batch_answered_in_one_message(t: Transcript) -> None:
+    """The bot asked for batches, answered the batch of the scripted arena with one
+    BotMessage{answers} (each request once, legally, no error), the lone request after it
+    with one BotMessage{answer}, and left after the goodbye."""
+    assert t.hello.batches and t.batched, t.hello
+    assert t.hello.protocol_version == 1
+    kinds = [m.WhichOneof("msg") for m in t.replies]
+    assert kinds == ["answers", "answer"], f"{kinds}\n{t.output[-2000:]}"
+    batch, lone = t.replies
+    ids = sorted(a.request_id for a in batch.answers.answers)
+    assert ids == [r.request_id for r in t.requests[:-1]], ids
+    for a in [*batch.answers.answers, lone.answer]:
+        assert a.error == "", a
+        assert 0 <= a.option_index < t.options(a.request_id), a
+    assert lone.answer.request_id == t.requests[-1].request_id
+    assert t.exit_code == 0, t.output[-2000:]
+
+
+def assert_one_answer_per_request(t: Transcript) -> None:
+    """Batches off (ARENA_BATCHES=0): the hello did not ask for them, and each request,
+    sent alone, got one BotMessage{answer} to it, legal and without error."""
+    assert not t.hello.batches and not t.batched
+    assert [m.WhichOneof("msg") for m in t.replies] == ["answer"] * len(t.requests)
+    for m, r in zip(t.replies, t.requests, strict=True):
+        assert m.answer.request_id == r.request_id and m.answer.error == ""
+        assert 0 <= m.answer.option_index < len(r.options)
+    assert t.exit_code == 0, t.output[-2000:]
+
+
+def scripted(command: str, *, batches: bool) -> Transcript:
+    """The scripted arena's conversation with the bot, with batches on (its default) or off."""
+    return converse(command) if batches else converse(command, ARENA_BATCHES="0")
 
 
 def play_python_bots(
@@ -124,15 +202,17 @@ def play_python_bots(
     seed: int,
     brutal: bool = False,
     concurrency: int = 16,
+    games: int = 6,
 ) -> MatchResult:
-    """Six games of the bot against the ev and threshold Python bots: no fault, all complete."""
+    """``games`` games of the bot against the ev and threshold Python bots, ``concurrency``
+    at once: no fault, all complete."""
     spec = MatchSpec(
         bots=[
             BotEntry(name, Command(command, cwd=str(ROOT))),
             BotEntry("ev", Command(python_bot("ev"), cwd=str(ROOT))),
             BotEntry("threshold", Command(python_bot("threshold"), cwd=str(ROOT))),
         ],
-        games=6,
+        games=games,
         seed=seed,
         variant=variant,
         brutal=brutal,
@@ -144,6 +224,18 @@ def play_python_bots(
     ]
     log = str(result.logs.get(name, ""))[-3000:]
     assert not faults, "faults:\n" + "\n".join(faults) + f"\n--- {name} bot log ---\n{log}"
-    assert len(result.games) == 6
+    assert len(result.games) == games
     assert all(g.status == "completed" for g in result.games), [g.status for g in result.games]
+    return result
+
+
+def plays_16_games_at_once(name: str, command: str, *, seed: int) -> MatchResult:
+    """16 Vengeance games at once against the Python bots, without a fault; every request to
+    the bot went out in a batch message."""
+    result = play_python_bots(name, command, variant="vengeance", seed=seed, games=16)
+    stats = result.link_stats[name]
+    assert stats["takes_batches"], stats
+    assert stats["batched_requests"] == stats["requests"] > 0, stats
+    assert stats["answers"] == stats["requests"], stats
+    assert all(name in g.seating for g in result.games)
     return result

@@ -1,6 +1,8 @@
-"""The Go example bot (bots/examples/go): it builds offline from Debian packages, passes the
-protocol compliance suite (both variants, every decision kind, 16 games at once, a dropped
-stream) and plays a match against the Python example bots without a fault.
+"""The Go example bot (bots/examples/go): it builds offline from Debian packages, its own
+tests pass, it passes the protocol compliance suite (both variants, every decision kind, 16
+games at once in real multi-request batches, a dropped stream), answers a scripted arena's
+batch in one message (and one request per message when batches are turned off), and plays
+matches against the Python example bots without a fault, 16 games at once among them.
 
 The build needs golang-go, protobuf-compiler, protoc-gen-go, protoc-gen-go-grpc,
 golang-google-grpc-dev, golang-google-protobuf-dev and golang-github-golang-protobuf-1-5-dev.
@@ -11,7 +13,18 @@ toolchain or a failed build fails the run.
 from __future__ import annotations
 
 import pytest
-from kit import build, build_output, check_names, play_python_bots, run_build
+from kit import (
+    assert_batch_answered_in_one_message,
+    assert_one_answer_per_request,
+    build,
+    build_output,
+    largest_batch,
+    passes_checks,
+    play_python_bots,
+    plays_16_games_at_once,
+    run_build,
+    scripted,
+)
 
 
 @pytest.fixture(scope="session")
@@ -21,7 +34,8 @@ def go_bot() -> str:
 
 @pytest.mark.timeout(600)
 def test_go_unit_tests(go_bot: str) -> None:
-    """go vet and the strategy's own tests (rules model, legal and fast answers)."""
+    """go vet and the bot's own tests (rules model, legal and fast answers, a batch answered
+    in one message, a panic reported)."""
     proc = run_build("go", "test")
     assert proc.returncode == 0, f"build.sh test failed:\n{build_output(proc)}"
     assert "go test: ok" in proc.stdout
@@ -29,8 +43,31 @@ def test_go_unit_tests(go_bot: str) -> None:
 
 @pytest.mark.timeout(600)
 def test_go_bot_passes_the_compliance_suite(go_bot: str) -> None:
-    names = check_names(go_bot)
-    assert {"connects", "answers legally", "many games at once", "survives a reconnect"} <= names
+    checks = passes_checks(go_bot)
+    assert {
+        "connects",
+        "answers legally",
+        "many games at once",
+        "survives a reconnect",
+    } <= checks.keys()
+    assert checks.keys() >= {"takes batches", "its code does not fail"}
+    assert largest_batch(checks) > 1
+
+
+@pytest.mark.timeout(120)
+def test_go_bot_answers_a_batch_in_one_message(go_bot: str) -> None:
+    assert_batch_answered_in_one_message(scripted(go_bot, batches=True))
+
+
+@pytest.mark.timeout(120)
+def test_go_bot_without_batches_answers_one_request_per_message(go_bot: str) -> None:
+    assert_one_answer_per_request(scripted(go_bot, batches=False))
+
+
+@pytest.mark.timeout(600)
+def test_go_bot_plays_16_games_at_once_against_python_bots(go_bot: str) -> None:
+    result = plays_16_games_at_once("go", go_bot, seed=13)
+    assert all(max(g.totals) >= 200 for g in result.games)
 
 
 @pytest.mark.timeout(600)

@@ -1,6 +1,8 @@
-"""The Java example bot (bots/examples/java): builds offline from Debian packages, passes the
-protocol compliance suite, and plays matches against the Python bots over a Unix socket and
-over TCP.
+"""The Java example bot (bots/examples/java): builds offline from Debian packages (its
+self-test included), passes the protocol compliance suite (16 games at once in real
+multi-request batches among it), answers a scripted arena's batch in one message (and one
+request per message when batches are turned off), and plays matches against the Python bots
+over a Unix socket and over TCP, 16 games at once among them.
 
 Needs: default-jdk-headless, protobuf-compiler, protobuf-compiler-grpc-java-plugin,
 libgrpc-java, libprotobuf-java, libnetty-java, libperfmark-java, libguava-java. Without them
@@ -13,7 +15,16 @@ import asyncio
 import os
 
 import pytest
-from kit import build, check_names, play_python_bots
+from kit import (
+    assert_batch_answered_in_one_message,
+    assert_one_answer_per_request,
+    build,
+    largest_batch,
+    passes_checks,
+    play_python_bots,
+    plays_16_games_at_once,
+    scripted,
+)
 
 from arena.bots import Command, Policy
 from arena.gateway.server import Gateway
@@ -26,7 +37,22 @@ def java_bot() -> str:
 
 
 def test_java_bot_passes_compliance_suite(java_bot: str) -> None:
-    check_names(java_bot)
+    checks = passes_checks(java_bot)
+    assert checks.keys() >= {"takes batches", "its code does not fail", "many games at once"}
+    assert largest_batch(checks) > 1
+
+
+def test_java_bot_answers_a_batch_in_one_message(java_bot: str) -> None:
+    assert_batch_answered_in_one_message(scripted(java_bot, batches=True))
+
+
+def test_java_bot_without_batches_answers_one_request_per_message(java_bot: str) -> None:
+    assert_one_answer_per_request(scripted(java_bot, batches=False))
+
+
+def test_java_bot_plays_16_games_at_once_against_python_bots(java_bot: str) -> None:
+    result = plays_16_games_at_once("java", java_bot, seed=13)
+    assert all(max(g.totals) >= 200 for g in result.games)
 
 
 @pytest.mark.parametrize("variant", ["base", "vengeance"])

@@ -12,50 +12,16 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import (
-    LANGUAGES,
-    ROOT,
-    TOOLCHAIN_MISSING,
-    UNDER_CI,
-    build_output,
-    play_python_bots,
-    unavailable,
-)
+from kit import LANGUAGES, ROOT, UNDER_CI, build_copy, build_output, copy_kit, play_python_bots
 
 PROTO_MISSING = 4  # every build.sh exits 4 when it finds no protocol file
 NODE_BASE = "flip7/node-base:latest"
-
-
-def _copy(lang: str, dest: Path, *, with_proto: bool = True) -> Path:
-    skip = ["build", "node_modules"] + ([] if with_proto else ["proto"])
-    folder = dest / f"my-{lang}-bot"
-    shutil.copytree(LANGUAGES[lang].folder, folder, ignore=shutil.ignore_patterns(*skip))
-    return folder
-
-
-def _build(lang: str, folder: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    language = LANGUAGES[lang]
-    missing = [tool for tool in language.tools if shutil.which(tool) is None]
-    if missing:
-        unavailable(lang, f"{', '.join(missing)} not found (scripts/services installs them)")
-    proc = subprocess.run(
-        [language.shell, str(folder / "build.sh")],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        cwd=folder.parent,
-        env={**os.environ, **env},
-    )
-    if proc.returncode == TOOLCHAIN_MISSING:
-        unavailable(lang, f"the toolchain is incomplete:\n{build_output(proc)}")
-    return proc
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +42,8 @@ def copied(outside: Path) -> dict[str, Path]:
 def test_a_kit_copied_out_of_the_repository_builds_there(
     lang: str, outside: Path, copied: dict[str, Path]
 ) -> None:
-    folder = _copy(lang, outside)
-    proc = _build(lang, folder)
+    folder = copy_kit(lang, outside)
+    proc = build_copy(lang, folder)
     assert proc.returncode == 0, f"{folder}/build.sh failed:\n{build_output(proc)}"
     command = folder / LANGUAGES[lang].command.relative_to(LANGUAGES[lang].folder)
     assert os.access(command, os.X_OK), f"build.sh did not make {command}"
@@ -88,9 +54,9 @@ def test_a_kit_copied_out_of_the_repository_builds_there(
 
 @pytest.mark.timeout(600)
 def test_the_copied_node_bot_plays_a_match(outside: Path, copied: dict[str, Path]) -> None:
-    folder = copied.get("node") or _copy("node", outside / "again")
+    folder = copied.get("node") or copy_kit("node", outside / "again")
     if "node" not in copied:
-        assert _build("node", folder).returncode == 0
+        assert build_copy("node", folder).returncode == 0
     run = shlex.quote(str(folder / "run.sh"))
     result = play_python_bots("node-copy", run, variant="vengeance", seed=11, concurrency=3)
     assert all("node-copy" in g.seating for g in result.games)
@@ -100,17 +66,17 @@ def test_the_copied_node_bot_plays_a_match(outside: Path, copied: dict[str, Path
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("lang", ["node", "cpp", "go", "java"])
 def test_a_kit_without_its_proto_says_where_it_looked(lang: str, outside: Path) -> None:
-    folder = _copy(lang, outside / "no-proto", with_proto=False)
-    proc = _build(lang, folder)
+    folder = copy_kit(lang, outside / "no-proto", with_proto=False)
+    proc = build_copy(lang, folder)
     assert proc.returncode == PROTO_MISSING, build_output(proc)
     assert f"no protocol file at {folder}/proto/arena/v1/arena.proto" in proc.stderr, proc.stderr
 
 
 @pytest.mark.timeout(300)
 def test_a_kit_without_its_proto_builds_from_one_named_explicitly(outside: Path) -> None:
-    folder = _copy("node", outside / "named-proto", with_proto=False)
+    folder = copy_kit("node", outside / "named-proto", with_proto=False)
     proto = ROOT / "protos" / "arena" / "v1" / "arena.proto"
-    proc = _build("node", folder, ARENA_PROTO=str(proto))
+    proc = build_copy("node", folder, ARENA_PROTO=str(proto))
     assert proc.returncode == 0, build_output(proc)
     assert f"proto: {proto}" in proc.stdout
 
@@ -157,9 +123,9 @@ def test_the_copied_node_kit_is_submitted_on_the_node_base(
     outside: Path, copied: dict[str, Path]
 ) -> None:
     client = _docker()
-    folder = copied.get("node") or _copy("node", outside / "submit")
+    folder = copied.get("node") or copy_kit("node", outside / "submit")
     if "node" not in copied:
-        assert _build("node", folder).returncode == 0
+        assert build_copy("node", folder).returncode == 0
     _node_base(client)
     db = outside / "submit.db"
     submit = ["bot", "submit", str(folder), "--name", "node-copy", "--json"]

@@ -2,12 +2,16 @@
 //
 // Connects to ARENA_ADDRESS with ARENA_TOKEN, says hello, then answers every DecisionRequest
 // on one bidirectional stream (Arena.Play), for as many games at once as the arena runs.
-// Reconnects with the same token when the stream breaks; exits 0 on goodbye.
+// It asks for batches: every request that is ready comes in one ArenaMessage{batch} and is
+// answered in one BotMessage{answers} (ARENA_BATCHES=0: one request per message). An
+// exception in the strategy is reported to the arena in Answer.error. Reconnects with the
+// same token when the stream breaks; exits 0 on goodbye.
 //
 // Synchronous gRPC API: one ClientReaderWriter per connection, one reader loop (this
 // thread), writes serialised by a mutex. Choosing an answer takes microseconds, so the
 // reader answers in line; a slower strategy would hand requests to worker threads and
 // reply through the same guarded writer.
+#include <cxxabi.h>
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
@@ -18,6 +22,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <typeinfo>
 #include <unordered_map>
 
 #include "arena/v1/arena.grpc.pb.h"
@@ -70,6 +75,44 @@ const char* code_name(grpc::StatusCode code) {
   }
 }
 
+// "std::out_of_range: vector::_M_range_check" (the exception's type, demangled, and what()).
+std::string describe(const std::exception& e) {
+  const char* mangled = typeid(e).name();
+  int status = 0;
+  char* name = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string type = status == 0 && name ? name : mangled;
+  std::free(name);
+  return type + ": " + e.what();
+}
+
+// The answer to one request: flip7::choose's option, or, when it throws or returns an index
+// that is not one of the options, option 0 with `error` saying what went wrong (the arena
+// then records the bot's own fault, BOT_ERROR, and plays the safe default).
+void decide(const pb::DecisionRequest& req, pb::Answer* answer) {
+  answer->set_request_id(req.request_id());
+  answer->set_option_index(0);
+  int index = 0;
+  try {
+    index = flip7::choose(req);
+  } catch (const std::exception& e) {
+    answer->set_error(describe(e));
+  } catch (...) {
+    answer->set_error("an exception that is not a std::exception");
+  }
+  if (answer->error().empty()) {
+    if (index >= 0 && index < req.options_size()) {
+      answer->set_option_index(static_cast<uint32_t>(index));
+    } else {
+      answer->set_error("flip7::choose returned " + std::to_string(index) + " for " +
+                        std::to_string(req.options_size()) + " options");
+    }
+  }
+  if (!answer->error().empty())
+    say("request %llu (%s): %s; reported to the arena",
+        static_cast<unsigned long long>(req.request_id()),
+        pb::DecisionKind_Name(req.kind()).c_str(), answer->error().c_str());
+}
+
 struct GameInfo {
   uint32_t seat = 0;
   uint32_t seats = 0;
@@ -82,8 +125,8 @@ using Stream = grpc::ClientReaderWriter<pb::BotMessage, pb::ArenaMessage>;
 
 class Client {
  public:
-  Client(std::string address, std::string token)
-      : address_(std::move(address)), token_(std::move(token)) {}
+  Client(std::string address, std::string token, bool batches)
+      : address_(std::move(address)), token_(std::move(token)), batches_(batches) {}
 
   int run() {
     bool have_deadline = false;
@@ -156,21 +199,29 @@ class Client {
     hello->set_max_concurrent_games(0);  // as many as the arena likes
     hello->set_bot_version(std::string(kBotVersion) + ", grpc " + grpc::Version());
     hello->set_want_forced(false);
+    hello->set_batches(batches_);  // every ready request in one message
 
     Outcome out = Outcome::Retry;
     *why = "the stream ended without a goodbye";
     bool finished = false;  // we decided to end the stream ourselves
     if (send(*stream, hello_msg)) {
       pb::ArenaMessage msg;
-      pb::BotMessage reply;
       while (!finished && stream->Read(&msg)) {
         switch (msg.msg_case()) {
-          case pb::ArenaMessage::kRequest: {
-            const pb::DecisionRequest& req = msg.request();
-            pb::Answer* answer = reply.mutable_answer();
-            answer->set_request_id(req.request_id());
-            answer->set_option_index(static_cast<uint32_t>(decide(req)));
+          case pb::ArenaMessage::kBatch: {
+            // every request that was ready: all answered, in one message
+            pb::BotMessage reply;
+            pb::Answers* answers = reply.mutable_answers();
+            for (const pb::DecisionRequest& req : msg.batch().requests())
+              decide(req, answers->add_answers());
             if (!send(*stream, reply)) finished = true;  // the stream is gone: Finish says why
+            else answers_ += static_cast<uint64_t>(answers->answers_size());
+            break;
+          }
+          case pb::ArenaMessage::kRequest: {
+            pb::BotMessage reply;
+            decide(msg.request(), reply.mutable_answer());
+            if (!send(*stream, reply)) finished = true;
             else ++answers_;
             break;
           }
@@ -191,8 +242,8 @@ class Client {
           case pb::ArenaMessage::kWelcome: {
             welcomed_ = true;
             const pb::Welcome& w = msg.welcome();
-            say("welcome as %s (session %s, arena %s)", w.bot_name().c_str(),
-                w.session_id().c_str(), w.arena_version().c_str());
+            say("welcome as %s (session %s, arena %s, batches %s)", w.bot_name().c_str(),
+                w.session_id().c_str(), w.arena_version().c_str(), w.batches() ? "on" : "off");
             break;
           }
           case pb::ArenaMessage::kError: {
@@ -222,20 +273,9 @@ class Client {
     return out;
   }
 
-  static int decide(const pb::DecisionRequest& req) {
-    int index = 0;
-    try {
-      index = flip7::choose(req);
-    } catch (const std::exception& e) {
-      say("choose() failed (%s); answering option 0", e.what());
-      index = 0;
-    }
-    if (index < 0 || index >= req.options_size()) index = 0;
-    return index;
-  }
-
   std::string address_;
   std::string token_;
+  bool batches_;
   std::shared_ptr<grpc::Channel> channel_;
   std::mutex write_mu_;
   std::unordered_map<std::string, GameInfo> games_;
@@ -256,7 +296,8 @@ int main(int argc, char** argv) {
       std::printf(
           "usage: flip7-bot\n"
           "Flip 7 Arena example bot. The arena starts it with ARENA_ADDRESS and ARENA_TOKEN\n"
-          "in the environment; ARENA_LOG=DEBUG logs every game start and end.\n");
+          "in the environment; ARENA_LOG=DEBUG logs every game start and end;\n"
+          "ARENA_BATCHES=0 asks for one request per message instead of batches.\n");
       return 0;
     }
   }
@@ -268,6 +309,6 @@ int main(int argc, char** argv) {
   }
   const std::string level = env_or("ARENA_LOG", "");
   g_verbose = level == "DEBUG" || level == "debug" || level == "INFO" || level == "info";
-  Client client(address, token);
+  Client client(address, token, env_or("ARENA_BATCHES", "1") != "0");
   return client.run();
 }

@@ -1,7 +1,9 @@
 package main
 
 // The connection: one bidirectional stream (Arena.Play) that carries every game at once,
-// reconnected with the same token when it breaks.
+// reconnected with the same token when it breaks. With batches (the default) the arena sends
+// every request that is ready in one ArenaMessage{batch}; the bot decides them concurrently
+// and answers them all in one BotMessage{answers}.
 
 import (
 	"context"
@@ -10,6 +12,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	pb "flip7arena/arena/v1"
@@ -42,6 +45,9 @@ type Client struct {
 	ReconnectFor time.Duration // how long to keep trying after the stream is lost
 	Logf         func(format string, args ...interface{})
 	Debug        bool
+	Batches      bool // ask for every ready request in one message
+	// Decide is the strategy (nil: the package's Decide).
+	Decide func(*pb.DecisionRequest) (index int, why string, err error)
 
 	games    map[string]*gameInfo
 	welcomed bool
@@ -141,6 +147,7 @@ func (c *Client) session() (string, error) {
 		ProtocolVersion:    protocolVersion,
 		MaxConcurrentGames: 0, // as many as the arena likes
 		BotVersion:         c.Version,
+		Batches:            c.Batches,
 	}}}
 	if err := stream.Send(hello); err != nil {
 		// the reason, if any, comes with Recv
@@ -175,9 +182,12 @@ func (c *Client) session() (string, error) {
 			return "", &errRetry{err.Error()}
 		}
 		switch m := msg.GetMsg().(type) {
+		case *pb.ArenaMessage_Batch:
+			c.answers += len(m.Batch.GetRequests())
+			go c.send(ctx, c.reply(m.Batch.GetRequests()), out)
 		case *pb.ArenaMessage_Request:
 			c.answers++
-			go c.answer(ctx, m.Request, out)
+			go c.send(ctx, &pb.BotMessage{Msg: &pb.BotMessage_Answer{Answer: c.answer(m.Request)}}, out)
 		case *pb.ArenaMessage_GameStart:
 			c.games[m.GameStart.GetGameId()] = &gameInfo{start: m.GameStart}
 		case *pb.ArenaMessage_GameEnd:
@@ -185,8 +195,8 @@ func (c *Client) session() (string, error) {
 		case *pb.ArenaMessage_Welcome:
 			c.welcomed = true
 			w := m.Welcome
-			c.Logf("welcome: %s (session %s, arena %s, reconnect grace %d ms)", w.GetBotName(),
-				w.GetSessionId(), w.GetArenaVersion(), w.GetReconnectGraceMs())
+			c.Logf("welcome: %s (session %s, arena %s, reconnect grace %d ms, batches %v)", w.GetBotName(),
+				w.GetSessionId(), w.GetArenaVersion(), w.GetReconnectGraceMs(), w.GetBatches())
 		case *pb.ArenaMessage_Error:
 			e := m.Error
 			why := fmt.Sprintf("%s: %s", e.GetCode(), e.GetMessage())
@@ -201,10 +211,35 @@ func (c *Client) session() (string, error) {
 	}
 }
 
-// answer decides one request and queues the answer for the sender.
-func (c *Client) answer(ctx context.Context, req *pb.DecisionRequest, out chan<- *pb.BotMessage) {
+// reply answers every request of a batch in one message, in the batch's order; the requests
+// are decided concurrently, so no game waits for another.
+func (c *Client) reply(reqs []*pb.DecisionRequest) *pb.BotMessage {
+	answers := make([]*pb.Answer, len(reqs))
+	if len(reqs) == 1 {
+		answers[0] = c.answer(reqs[0])
+	} else {
+		var wg sync.WaitGroup
+		for i, req := range reqs {
+			wg.Add(1)
+			go func(i int, req *pb.DecisionRequest) {
+				defer wg.Done()
+				answers[i] = c.answer(req)
+			}(i, req)
+		}
+		wg.Wait()
+	}
+	return &pb.BotMessage{Msg: &pb.BotMessage_Answers{Answers: &pb.Answers{Answers: answers}}}
+}
+
+// answer decides one request. When the strategy fails, the answer says so in its error
+// (the arena records the bot's own fault, BOT_ERROR, and plays the safe default).
+func (c *Client) answer(req *pb.DecisionRequest) *pb.Answer {
+	decide := c.Decide
+	if decide == nil {
+		decide = Decide
+	}
 	start := time.Now()
-	index, why := Decide(req)
+	index, why, err := decide(req)
 	if c.Debug {
 		took := time.Since(start)
 		for _, msg := range checkScores(req.GetObservation()) {
@@ -213,12 +248,19 @@ func (c *Client) answer(ctx context.Context, req *pb.DecisionRequest, out chan<-
 		c.Logf("game %s seat %d %s card=%q: %d (%s) in %v", req.GetGameId(), req.GetSeat(),
 			req.GetKind(), req.GetCard(), index, why, took)
 	}
-	ans := &pb.BotMessage{Msg: &pb.BotMessage_Answer{Answer: &pb.Answer{
-		RequestId:   req.GetRequestId(),
-		OptionIndex: uint32(index),
-	}}}
+	ans := &pb.Answer{RequestId: req.GetRequestId(), OptionIndex: uint32(index)}
+	if err != nil {
+		ans.Error = err.Error()
+		c.Logf("game %s request %d (%s): %v; reported to the arena", req.GetGameId(),
+			req.GetRequestId(), req.GetKind(), err)
+	}
+	return ans
+}
+
+// send queues a message for the sender goroutine.
+func (c *Client) send(ctx context.Context, m *pb.BotMessage, out chan<- *pb.BotMessage) {
 	select {
-	case out <- ans:
-	case <-ctx.Done(): // the session is over; a new one gets the request again
+	case out <- m:
+	case <-ctx.Done(): // the session is over; a new one gets the requests again
 	}
 }

@@ -6,7 +6,8 @@
 // the arena says goodbye (1 when refused or when the arena stays unreachable).
 //
 // Environment (optional): FLIP7_BOT_NAME (display name), ARENA_LOG=debug (log every
-// decision to stderr), ARENA_RECONNECT_SECONDS (default 10).
+// decision to stderr), ARENA_RECONNECT_SECONDS (default 10), ARENA_BATCHES=0 (one request
+// per message instead of batches).
 package main
 
 import (
@@ -47,6 +48,7 @@ func main() {
 		ReconnectFor: reconnect,
 		Logf:         logf,
 		Debug:        strings.EqualFold(os.Getenv("ARENA_LOG"), "debug"),
+		Batches:      os.Getenv("ARENA_BATCHES") != "0",
 	}
 	reason, err := c.Run()
 	if err != nil {

@@ -13,6 +13,8 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -355,21 +357,67 @@ func (t *table) lineWithout(s int, label string) Line {
 
 // ----------------------------------------------------------------------------- decisions
 
-// Decide returns the index of the option to answer. It never panics and never returns an
-// index out of range.
-func Decide(req *pb.DecisionRequest) (index int, why string) {
+// Decide returns the index of the option to answer and why it was chosen. It never panics
+// and never returns an index out of range: when the strategy panics, or picks an index that
+// is not one of the options, Decide returns 0 and err says what went wrong and where (the
+// client reports it to the arena in Answer.error).
+func Decide(req *pb.DecisionRequest) (index int, why string, err error) {
+	return decideWith(choose, req)
+}
+
+// decideWith is Decide with another strategy in place of choose.
+func decideWith(choose func(*pb.DecisionRequest) (int, string), req *pb.DecisionRequest) (index int, why string, err error) {
 	n := len(req.GetOptions())
 	if n <= 1 || req.GetObservation() == nil {
-		return 0, "single option"
+		return 0, "single option", nil
 	}
 	defer func() {
 		if rec := recover(); rec != nil {
-			index, why = 0, "strategy failed; option 0"
+			index, why, err = 0, "the strategy failed", fmt.Errorf("panic: %v%s", rec, panicSite())
+			return
 		}
 		if index < 0 || index >= n {
-			index = 0
+			err = fmt.Errorf("the strategy chose %d of %d options (%s)", index, n, why)
+			index, why = 0, "the strategy failed"
 		}
 	}()
+	index, why = choose(req)
+	return index, why, nil
+}
+
+// panicSite is " (file.go:123)": the innermost line of the bot's own code (this package)
+// under the panic being recovered (else the first line outside the runtime), or "" when it
+// is not found. Called from the deferred function that recovers the panic.
+func panicSite() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	panicking := false
+	where, own := "", ""
+	for {
+		f, more := frames.Next()
+		if own == "" { // the first frame is panicSite itself: its package is the bot's
+			own = strings.TrimSuffix(f.Function, "panicSite")
+		}
+		if panicking && !strings.HasPrefix(f.Function, "runtime.") {
+			site := fmt.Sprintf(" (%s:%d)", filepath.Base(f.File), f.Line)
+			if strings.HasPrefix(f.Function, own) {
+				return site
+			}
+			if where == "" {
+				where = site
+			}
+		}
+		if f.Function == "runtime.gopanic" {
+			panicking = true
+		}
+		if !more {
+			return where
+		}
+	}
+}
+
+// choose is the strategy: one function per decision kind.
+func choose(req *pb.DecisionRequest) (int, string) {
 	t := newTable(req.GetObservation(), int(req.GetSeat()))
 	switch req.GetKind() {
 	case pb.DecisionKind_HIT_OR_STAY:

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 'use strict';
 // Flip 7 Arena example bot in Node.js: one gRPC stream (Arena.Play), many games at once,
-// reconnects with the same token when the stream drops. The strategy is in strategy.js.
+// requests in batches, reconnects with the same token when the stream drops. The strategy
+// is in strategy.js.
 //
 // Environment (set by the arena):  ARENA_ADDRESS  "unix:///path/arena.sock" or "host:port"
 //                                  ARENA_TOKEN    this bot's token
 // Optional:                        ARENA_PROTO    path of arena.proto (default: see findProto)
 //                                  ARENA_LOG      "info" or "debug" for more on stderr
+//                                  ARENA_BATCHES  "0": one request per message (no batches)
 //
 // Exit status: 0 after the arena's goodbye; 1 when the arena stays unreachable for
 // RECONNECT_MS; 2 when the arena refuses the bot (bad token, version, ...) or on a bad setup.
@@ -64,11 +66,30 @@ const CHANNEL_OPTIONS = {
   'grpc.enable_retries': 0,
 };
 
+/**
+ * What went wrong, for Answer.error: "TypeError: x is undefined (strategy.js:42)", the
+ * exception and the innermost place of the bot's own code in its stack (not Node's own
+ * code nor node_modules; else the first place named).
+ */
+function describe(e) {
+  if (!(e instanceof Error)) return `thrown: ${String(e)}`;
+  let where = '';
+  for (const line of String(e.stack || '').split('\n').slice(1)) {
+    const m = /^at .*?\(?([^\s()]+):(\d+):\d+\)?$/.exec(line.trim());
+    if (!m) continue;
+    const mine = !m[1].startsWith('node:') && !m[1].includes('node_modules');
+    if (mine || !where) where = ` (${path.basename(m[1])}:${m[2]})`;
+    if (mine) break;
+  }
+  return `${e.name}: ${e.message}${where}`;
+}
+
 class Bot {
-  constructor(Arena, address, token) {
+  constructor(Arena, address, token, { batches = true } = {}) {
     this.Arena = Arena;
     this.address = address;
     this.token = token;
+    this.batches = batches; // ask the arena for every ready request in one message
     this.games = new Map(); // game_id -> Map(seat -> game state); survives reconnects
     this.answered = 0;
   }
@@ -109,6 +130,7 @@ class Bot {
           max_concurrent_games: 0, // as many as the arena likes
           bot_version: BOT_VERSION,
           want_forced: false,
+          batches: this.batches,
         },
       });
     });
@@ -116,11 +138,16 @@ class Bot {
 
   handle(msg, call, state, finish) {
     switch (msg.msg) {
+      case 'batch': {
+        // every request that was ready: all answered at once, in one message
+        const answers = msg.batch.requests.map((r) => this.answer(r));
+        call.write({ answers: { answers } });
+        this.answered += answers.length;
+        break;
+      }
       case 'request': {
         // answered synchronously, so answers leave in the order the requests came
-        const r = msg.request;
-        const index = this.answer(r);
-        call.write({ answer: { request_id: r.request_id, option_index: index } });
+        call.write({ answer: this.answer(msg.request) });
         this.answered += 1;
         break;
       }
@@ -150,7 +177,7 @@ class Bot {
       case 'welcome':
         state.welcomed = true;
         log(1, `welcome as ${msg.welcome.bot_name} (session ${msg.welcome.session_id}, ` +
-          `grace ${msg.welcome.reconnect_grace_ms} ms)`);
+          `grace ${msg.welcome.reconnect_grace_ms} ms, batches ${msg.welcome.batches ? 'on' : 'off'})`);
         break;
       case 'error': {
         const why = `${msg.error.code}: ${msg.error.message}`;
@@ -166,22 +193,29 @@ class Bot {
     }
   }
 
+  /**
+   * The Answer to one request: the strategy's choice, or, when the strategy throws or gives
+   * an index that is not one of the options, option 0 with `error` saying what went wrong
+   * (the arena then records the bot's own fault, BOT_ERROR, and plays the safe default).
+   */
   answer(r) {
     const n = r.options ? r.options.length : 0;
     const seats = this.games.get(r.game_id);
     const game = seats ? seats.get(r.seat) : undefined;
-    let index = 0;
+    let index;
     try {
       index = strategy.choose(r, game);
     } catch (e) {
-      log(0, `strategy failed on ${r.kind} (request ${r.request_id}); answering 0:`, e && e.stack ? e.stack : e);
-      index = 0;
+      const error = describe(e);
+      log(0, `strategy failed on ${r.kind} (request ${r.request_id}):`, e && e.stack ? e.stack : e);
+      return { request_id: r.request_id, option_index: 0, error };
     }
     if (!Number.isInteger(index) || index < 0 || index >= n) {
-      log(0, `strategy gave ${index} for ${n} options; answering 0`);
-      index = 0;
+      const error = `strategy.choose returned ${index} for ${n} options`;
+      log(0, error);
+      return { request_id: r.request_id, option_index: 0, error };
     }
-    return index;
+    return { request_id: r.request_id, option_index: index };
   }
 
   /** Play until the arena says goodbye; reconnect (same token) when the stream drops. */
@@ -230,7 +264,7 @@ async function main() {
     process.stderr.write(`[${BOT_NAME}] ${e.message}\n`);
     return 2;
   }
-  return new Bot(Arena, address, token).run();
+  return new Bot(Arena, address, token, { batches: process.env.ARENA_BATCHES !== '0' }).run();
 }
 
 if (require.main === module) {
@@ -244,4 +278,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { Bot, loadService, findProto };
+module.exports = { Bot, loadService, findProto, describe };

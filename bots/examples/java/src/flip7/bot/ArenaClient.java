@@ -1,8 +1,10 @@
 package flip7.bot;
 
 import flip7.arena.v1.Answer;
+import flip7.arena.v1.Answers;
 import flip7.arena.v1.ArenaGrpc;
 import flip7.arena.v1.ArenaMessage;
+import flip7.arena.v1.Batch;
 import flip7.arena.v1.BotMessage;
 import flip7.arena.v1.DecisionRequest;
 import flip7.arena.v1.GameStart;
@@ -17,9 +19,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One bot's connection to the arena: hello, then answer every request of every game on the
- * stream, until goodbye. A stream that ends without goodbye, or breaks, is opened again with
- * the same token (the arena sends pending requests again); ALREADY_CONNECTED is retried too,
- * every other error is fatal.
+ * stream, until goodbye. With batches (the default) the arena sends every request that is
+ * ready in one message and the bot answers them all in one message. A stream that ends
+ * without goodbye, or breaks, is opened again with the same token (the arena sends pending
+ * requests again); ALREADY_CONNECTED is retried too, every other error is fatal.
  */
 final class ArenaClient {
     static final int PROTOCOL_VERSION = 1;
@@ -31,19 +34,72 @@ final class ArenaClient {
         enum Kind { GOODBYE, RETRY, FATAL }
     }
 
+    /** What chooses an option for a request: the strategy (the self-test passes others). */
+    @FunctionalInterface
+    interface Chooser {
+        int choose(DecisionRequest req);
+    }
+
     private final Transport transport;
     private final String token;
     private final Strategy strategy = new Strategy();
     private final long reconnectForNanos;
     private final boolean debug;
+    private final boolean batches;
     /** Games in progress, by game id and seat (a bot may hold several seats of one game). */
     final Map<String, GameStart> games = new ConcurrentHashMap<>();
 
-    ArenaClient(Transport transport, String token, long reconnectForMillis, boolean debug) {
+    ArenaClient(Transport transport, String token, long reconnectForMillis, boolean debug, boolean batches) {
         this.transport = transport;
         this.token = token;
         this.reconnectForNanos = TimeUnit.MILLISECONDS.toNanos(reconnectForMillis);
         this.debug = debug;
+        this.batches = batches;
+    }
+
+    /**
+     * The answer to one request: the chooser's option, or, when it throws or returns an index
+     * that is not one of the options, option 0 with {@code error} saying what went wrong (the
+     * arena then records the bot's own fault, BOT_ERROR, and plays the safe default).
+     */
+    static Answer answer(Chooser chooser, DecisionRequest req) {
+        Answer.Builder a = Answer.newBuilder().setRequestId(req.getRequestId());
+        int index;
+        try {
+            index = chooser.choose(req);
+        } catch (RuntimeException | StackOverflowError e) {
+            return a.setOptionIndex(0).setError(describe(e)).build();
+        }
+        if (index < 0 || index >= req.getOptionsCount()) {
+            return a.setOptionIndex(0)
+                    .setError("choose returned " + index + " for " + req.getOptionsCount() + " options")
+                    .build();
+        }
+        return a.setOptionIndex(index).build();
+    }
+
+    /** One message answering every request of a batch, in the batch's order. */
+    static BotMessage answers(Chooser chooser, Batch batch) {
+        Answers.Builder all = Answers.newBuilder();
+        for (DecisionRequest req : batch.getRequestsList()) all.addAnswers(answer(chooser, req));
+        return BotMessage.newBuilder().setAnswers(all).build();
+    }
+
+    /**
+     * "ArrayIndexOutOfBoundsException: Index 5 out of bounds for length 3 (Table.java:69)":
+     * the exception and the innermost line of the bot's own code in its stack (else of any).
+     */
+    static String describe(Throwable e) {
+        String where = "";
+        String own = ArenaClient.class.getPackageName() + ".";
+        for (StackTraceElement f : e.getStackTrace()) {
+            if (f.getFileName() == null || f.getLineNumber() <= 0) continue;
+            boolean mine = f.getClassName().startsWith(own);
+            if (mine || where.isEmpty()) where = " (" + f.getFileName() + ":" + f.getLineNumber() + ")";
+            if (mine) break;
+        }
+        String text = e.getMessage() != null ? e.getMessage() : "(no message)";
+        return e.getClass().getSimpleName() + ": " + text + where;
     }
 
     /** Plays until goodbye (0), a refusal (2) or an arena that stays away (1). */
@@ -109,7 +165,8 @@ final class ArenaClient {
                         .setBotName(NAME)
                         .setProtocolVersion(PROTOCOL_VERSION)
                         .setMaxConcurrentGames(0)
-                        .setBotVersion(VERSION))
+                        .setBotVersion(VERSION)
+                        .setBatches(batches))
                 .build());
         try {
             Outcome o = done.get();
@@ -149,8 +206,14 @@ final class ArenaClient {
         @Override
         public void onNext(ArenaMessage msg) {
             switch (msg.getMsgCase()) {
+                case BATCH: {
+                    // every request that was ready: all answered, in one message
+                    BotMessage reply = answers(this::choose, msg.getBatch());
+                    send(reply);
+                    break;
+                }
                 case REQUEST:
-                    answer(msg.getRequest());
+                    send(BotMessage.newBuilder().setAnswer(answer(this::choose, msg.getRequest())).build());
                     break;
                 case GAME_START: {
                     GameStart gs = msg.getGameStart();
@@ -164,7 +227,8 @@ final class ArenaClient {
                     welcomed = true;
                     if (debug) {
                         Main.log("welcome: " + msg.getWelcome().getBotName() + " session "
-                                + msg.getWelcome().getSessionId() + " via " + transport.kind + ", "
+                                + msg.getWelcome().getSessionId() + " via " + transport.kind + ", batches "
+                                + (msg.getWelcome().getBatches() ? "on" : "off") + ", "
                                 + Main.sinceStart() + " ms after the process started");
                     }
                     break;
@@ -183,24 +247,23 @@ final class ArenaClient {
             }
         }
 
-        private void answer(DecisionRequest req) {
+        /** The strategy, with the logging: a failure always, every decision under ARENA_LOG=DEBUG. */
+        private int choose(DecisionRequest req) {
+            long t0 = System.nanoTime();
             int index;
             try {
-                long t0 = System.nanoTime();
                 index = strategy.choose(req);
-                if (debug) {
-                    long us = (System.nanoTime() - t0) / 1000;
-                    Main.log(req.getKind() + " " + req.getCard() + " -> " + index + " in " + us + " us | "
-                            + Strategy.describe(req));
-                }
-            } catch (RuntimeException e) {
-                Main.log("strategy failed on request " + req.getRequestId() + " (" + e + "); answering 0");
-                index = 0;
+            } catch (RuntimeException | StackOverflowError e) {
+                Main.log("strategy failed on request " + req.getRequestId() + " (" + req.getKind() + "): "
+                        + describe(e) + "; reporting it to the arena");
+                throw e;
             }
-            if (index < 0 || index >= req.getOptionsCount()) index = 0;
-            send(BotMessage.newBuilder()
-                    .setAnswer(Answer.newBuilder().setRequestId(req.getRequestId()).setOptionIndex(index))
-                    .build());
+            if (debug) {
+                long us = (System.nanoTime() - t0) / 1000;
+                Main.log(req.getKind() + " " + req.getCard() + " -> " + index + " in " + us + " us | "
+                        + Strategy.describe(req));
+            }
+            return index;
         }
 
         @Override

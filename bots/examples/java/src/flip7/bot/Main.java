@@ -4,7 +4,8 @@ package flip7.bot;
  * The Flip 7 Arena Java example bot.
  *
  * <p>The arena starts it with ARENA_ADDRESS ("unix:///path/arena.sock" or "host:port") and
- * ARENA_TOKEN in the environment. ARENA_LOG=DEBUG logs every decision to stderr.
+ * ARENA_TOKEN in the environment. ARENA_LOG=DEBUG logs every decision to stderr;
+ * ARENA_BATCHES=0 asks for one request per message instead of batches.
  *
  * <p>Exit codes: 0 after the arena's goodbye, 1 when the arena stays unreachable for ~10 s,
  * 2 when it refuses the bot (bad token, version, ...) or the environment is incomplete.
@@ -43,7 +44,8 @@ public final class Main {
         int code;
         Transport transport = new Transport(address);
         try {
-            code = new ArenaClient(transport, token, 10_000, debug).run();
+            boolean batches = !"0".equals(System.getenv("ARENA_BATCHES"));
+            code = new ArenaClient(transport, token, 10_000, debug, batches).run();
         } finally {
             transport.close();
         }

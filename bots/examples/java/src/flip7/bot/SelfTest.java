@@ -1,6 +1,9 @@
 package flip7.bot;
 
+import flip7.arena.v1.Answer;
 import flip7.arena.v1.ArenaMessage;
+import flip7.arena.v1.Batch;
+import flip7.arena.v1.BotMessage;
 import flip7.arena.v1.CardRef;
 import flip7.arena.v1.DecisionKind;
 import flip7.arena.v1.DecisionRequest;
@@ -18,7 +21,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Offline checks of the scoring and the strategy on hand-made requests (build.sh runs them:
+ * Offline checks of the scoring, the strategy and the answers the client sends for lone
+ * requests, batches and failures, on hand-made requests (build.sh runs them:
  * {@code java -cp ... flip7.bot.SelfTest}), and the warm-up the bot runs before it connects,
  * so that the first real requests do not pay for class loading and the interpreter.
  */
@@ -36,13 +40,22 @@ final class SelfTest {
         System.out.println("self-test: " + t.checks + " checks passed");
     }
 
-    /** Plays every decision kind of both variants for about {@code millis} ms. */
+    /**
+     * Plays every decision kind of both variants for about {@code millis} ms. A strategy that
+     * fails here does not keep the bot from playing: the warm-up stops, and the failures of
+     * real requests are reported to the arena.
+     */
     static int warmUp(long millis) {
         long end = System.nanoTime() + millis * 1_000_000L;
         int rounds = 0;
         SelfTest t = new SelfTest();
         do {
-            t.runAll();
+            try {
+                t.runAll();
+            } catch (RuntimeException e) {
+                Main.log("warm-up stopped: the strategy failed: " + ArenaClient.describe(e));
+                break;
+            }
             rounds++;
         } while (System.nanoTime() < end && rounds < 40);
         return rounds;
@@ -184,6 +197,7 @@ final class SelfTest {
         targets();
         modifiersAndCards();
         flip7Bonus();
+        answers();
     }
 
     private void scoring() {
@@ -317,5 +331,49 @@ final class SelfTest {
         Seat[] ahead = {Seat.of(A, 120, "0", "1", "2", "3", "4", "5", "6"), Seat.of(A, 80, "8"), Seat.of(A, 30)};
         check(choose(request(false, true, 0, ahead, DecisionKind.FLIP7_BONUS, "", o)) == 0,
                 "brutal: +15 when I lead");
+    }
+
+    private static DecisionRequest withId(DecisionRequest req, long id, String game) {
+        return req.toBuilder().setRequestId(id).setGameId(game).build();
+    }
+
+    /** What the client sends: one answer per request, a batch in one message, failures reported. */
+    private void answers() {
+        PlayerStatus A = PlayerStatus.ACTIVE;
+        Seat[] small = {Seat.of(A, 50, "3"), Seat.of(A, 60, "8")};
+        Seat[] big = {Seat.of(A, 50, "12", "11", "10", "9", "8"), Seat.of(A, 60, "8")};
+        DecisionRequest hit = withId(request(false, false, 0, small, DecisionKind.HIT_OR_STAY, "", moves(true)), 7, "g1");
+        DecisionRequest stay = withId(request(false, false, 0, big, DecisionKind.HIT_OR_STAY, "", moves(true)), 9, "g2");
+        ArenaClient.Chooser strategy = this::choose;
+
+        BotMessage reply = ArenaClient.answers(strategy, Batch.newBuilder().addRequests(hit).addRequests(stay).build());
+        List<Answer> got = reply.getAnswers().getAnswersList();
+        check(reply.getMsgCase() == BotMessage.MsgCase.ANSWERS && got.size() == 2
+                        && got.get(0).getRequestId() == 7 && got.get(0).getOptionIndex() == 0
+                        && got.get(1).getRequestId() == 9 && got.get(1).getOptionIndex() == 1
+                        && got.get(0).getError().isEmpty() && got.get(1).getError().isEmpty(),
+                "a batch of two is answered in one message (HIT for 7, STAY for 9), got " + reply);
+        Answer lone = ArenaClient.answer(strategy, stay);
+        check(lone.getRequestId() == 9 && lone.getOptionIndex() == 1 && lone.getError().isEmpty(),
+                "a lone request gets its answer, got " + lone);
+
+        ArenaClient.Chooser failsOnG1 = req -> {
+            if (req.getGameId().equals("g1")) throw new IllegalStateException("no line for seat 0");
+            return 1;
+        };
+        got = ArenaClient.answers(failsOnG1, Batch.newBuilder().addRequests(hit).addRequests(stay).build())
+                .getAnswers().getAnswersList();
+        String error = got.get(0).getError();
+        check(got.get(0).getOptionIndex() == 0
+                        && error.matches("IllegalStateException: no line for seat 0 \\(SelfTest\\.java:\\d+\\)"),
+                "an exception is reported in Answer.error with where it was thrown, got " + got.get(0));
+        check(got.get(1).getOptionIndex() == 1 && got.get(1).getError().isEmpty(),
+                "the other answers of the batch are unharmed, got " + got.get(1));
+        Answer deep = ArenaClient.answer(req -> List.of(1, 2).get(req.getSeat() + 5), hit);
+        check(deep.getError().matches("IndexOutOfBoundsException: .* \\(SelfTest\\.java:\\d+\\)"),
+                "an exception thrown inside the JDK names the bot's own line, got " + deep);
+        Answer outside = ArenaClient.answer(req -> 2, hit);
+        check(outside.getOptionIndex() == 0 && outside.getError().equals("choose returned 2 for 2 options"),
+                "an index outside the options is reported, got " + outside);
     }
 }
