@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from arena.bots import BotSource, Command, Image, Policy, Remote
+from arena.bots import BotSource, Command, Image, Policy, Remote, source_dict, source_from_dict
 from arena.seeds import DealKey
 from arena.status import GameStatus, MatchStatus, RoundStatus, TournamentStatus
 
@@ -95,10 +95,14 @@ class Entry(SQLModel, table=True):
     policy: str | None = None  # built-in policy entries (no network)
     image: str | None = None  # container bots: the image id (digest), copied at entry time
     remote: bool = False  # connects by itself with its registered token (bot_version_id)
+    # the whole source (arena.bots.source_dict: env, shared paths, ...); NULL before 0006
+    source: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 def entry_source(entry: Entry) -> BotSource:
     """How an entry runs (its columns are one source of arena.bots; the one mapping)."""
+    if entry.source:
+        return source_from_dict(entry.source)
     if entry.policy is not None:
         return Policy(entry.policy)
     if entry.command is not None:
@@ -112,13 +116,16 @@ def entry_source(entry: Entry) -> BotSource:
 
 def entry_columns(source: BotSource) -> dict[str, Any]:
     """The Entry columns that store ``source`` (the inverse of :func:`entry_source`)."""
+    columns: dict[str, Any]
     if isinstance(source, Policy):
-        return {"policy": source.spec}
-    if isinstance(source, Command):
-        return {"command": source.command}
-    if isinstance(source, Image):
-        return {"image": source.image}
-    return {"remote": True}
+        columns = {"policy": source.spec}
+    elif isinstance(source, Command):
+        columns = {"command": source.command}
+    elif isinstance(source, Image):
+        columns = {"image": source.image}
+    else:
+        columns = {"remote": True}
+    return {**columns, "source": source_dict(source)}
 
 
 class Round(SQLModel, table=True):

@@ -148,3 +148,41 @@ def test_0005_drops_the_rating_history_table_and_keeps_the_games(db_url: str) ->
     rows = leaderboard_rows(eng)  # the games are rated as before
     assert [(r["bot"], r["games"]) for r in rows] == [("a", 1), ("b", 1)]
     eng.dispose()
+
+
+def test_0006_keeps_entries_stored_before_it_runnable_from_their_columns(db_url: str) -> None:
+    """From 0006 an entry stores its whole bot source (env and shared paths included); an
+    entry stored before keeps running from its command/policy/image columns."""
+    from sqlmodel import Session, select
+
+    from arena.bots import Command, Policy
+    from arena.store.models import Entry, entry_columns, entry_source
+
+    eng = create_engine(db_url)
+    upgrade(eng, "0005")
+    with eng.begin() as c:
+        c.execute(
+            text(
+                "INSERT INTO tournament (name, format, variant, brutal, seats, rounds, "
+                "games_per_match, concurrency, seed, status, options, created) VALUES "
+                "('old', 'swiss', 'base', false, 2, 1, 1, 8, 7, 'running', '{}', "
+                "CURRENT_TIMESTAMP)"
+            )
+        )
+        tid = c.execute(text("SELECT id FROM tournament")).scalar_one()
+        c.execute(
+            text(
+                "INSERT INTO entry (tournament_id, name, challenger, command, remote) "
+                "VALUES (:t, 'old-bot', false, 'python bot.py', false)"
+            ),
+            {"t": tid},
+        )
+    upgrade(eng)
+    new = Command("python other.py", env={"LEVEL": "3"}, share=("/tmp/x",))
+    with Session(eng) as s:
+        s.add(Entry(tournament_id=tid, name="new-bot", **entry_columns(new)))
+        s.add(Entry(tournament_id=tid, name="policy", **entry_columns(Policy("ev"))))
+        s.commit()
+        got = {e.name: entry_source(e) for e in s.exec(select(Entry))}
+    eng.dispose()
+    assert got == {"old-bot": Command("python bot.py"), "new-bot": new, "policy": Policy("ev")}
