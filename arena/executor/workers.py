@@ -98,6 +98,7 @@ class WorkerPool:
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closing = False
+        self.worker_cpu: dict[int, float] = {}  # CPU seconds each worker used (at its stop)
 
     async def start(self) -> None:
         """Start the workers: fresh interpreters running ``arena.executor.worker`` (never a
@@ -131,6 +132,9 @@ class WorkerPool:
 
     def _handle(self, w: _Worker, msg: tuple[Any, ...]) -> None:
         kind, job_id = msg[0], msg[1]
+        if kind == "usage":  # its last words: the CPU seconds the worker itself used
+            self.worker_cpu[w.index] = float(job_id)
+            return
         job = w.jobs.get(job_id)
         if job is None:
             return

@@ -26,39 +26,32 @@ def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
-class _Request:
-    """A queued decision request: its encoded DecisionRequest, wrapped when written."""
-
-    __slots__ = ("body",)
-
-    def __init__(self, body: bytes) -> None:
-        self.body = body
-
-
-_Item = pb.ArenaMessage | bytes | _Request | None
-
-
 class Connection:
     """One live stream: the messages waiting for the gateway's handler to write them.
 
-    With ``batches`` (the bot's hello asked for them) every request waiting at the moment
-    the handler writes goes out in one ArenaMessage{batch}; nothing waits to fill one, and
-    other messages (game start, game end) keep their place in the stream.
+    Notices (game start, game end, errors) go out as soon as the handler writes. Requests
+    go one per message, or, when the bot's hello asked for ``batches``, every request
+    waiting at that moment goes in one ArenaMessage{batch}; and while a batch is out and
+    nothing of it answered yet, new requests gather for the next one (the bot is busy with
+    the last: nothing waits on a timer, and a bot with nothing to do gets its request at
+    once). Notices may pass waiting requests: a game's start is queued before its first
+    request, and its end only after its last one was answered.
     """
 
     def __init__(self, session_id: str, peer: str, *, batches: bool = False) -> None:
         self.session_id = session_id
         self.peer = peer
         self.batches = batches
-        self._items: deque[_Item] = deque()
+        self._notices: deque[pb.ArenaMessage | bytes | None] = deque()
+        self._requests: list[bytes] = []
         self._waiter: asyncio.Future[None] | None = None
         self._loop = asyncio.get_running_loop()
         self.closed = False
         self.kicked = False
+        self.holding = False  # a batch is out and nothing of it answered yet
         self.stats: LinkStats | None = None  # the link's, once attached (batch counts)
 
-    def _put(self, item: _Item) -> None:
-        self._items.append(item)
+    def _wake(self) -> None:
         w = self._waiter
         if w is not None:
             self._waiter = None
@@ -67,35 +60,45 @@ class Connection:
 
     def send(self, msg: pb.ArenaMessage | bytes) -> None:
         if not self.closed:
-            self._put(msg)
+            self._notices.append(msg)
+            self._wake()
 
     def send_request(self, body: bytes) -> None:
         """Queue a decision request (its encoded DecisionRequest)."""
         if not self.closed:
-            self._put(_Request(body))
+            self._requests.append(body)
+            if not self.holding:
+                self._wake()
+
+    def release(self) -> None:
+        """The bot answered (or a request timed out): the next batch may go."""
+        if self.holding:
+            self.holding = False
+            if self._requests:
+                self._wake()
 
     async def get(self) -> pb.ArenaMessage | bytes | None:
         """The next message to write; None when the stream is to close."""
-        items = self._items
-        while not items:
+        while True:
+            if self._notices:
+                return self._notices.popleft()
+            requests = self._requests
+            if requests and not self.holding:
+                if not self.batches:
+                    return wire.request_message(requests.pop(0))
+                self._requests = []
+                self.holding = True
+                if self.stats is not None:
+                    self.stats.add_batch(len(requests))
+                return wire.batch_message(requests)
             self._waiter = self._loop.create_future()
             await self._waiter
-        item = items.popleft()
-        if type(item) is not _Request:
-            return item
-        if not self.batches:
-            return wire.request_message(item.body)
-        bodies = [item.body]
-        while items and type(items[0]) is _Request:
-            bodies.append(items.popleft().body)  # type: ignore[union-attr]
-        if self.stats is not None:
-            self.stats.add_batch(len(bodies))
-        return wire.batch_message(bodies)
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            self._put(None)
+            self._notices.append(None)
+            self._wake()
 
     def kick(self) -> None:
         """End the stream with UNAVAILABLE: a well-behaved bot reconnects."""
@@ -378,6 +381,8 @@ class BotLink:
             p = self._settle(rid)
             if p is not None and not p.future.done():
                 p.future.set_exception(TimeoutError())
+                if self.conn is not None:
+                    self.conn.release()  # do not hold the bot's other games behind it
         while heap and heap[0][1] not in self.pending:  # settled already: drop
             heapq.heappop(heap)
         if heap:
@@ -387,6 +392,8 @@ class BotLink:
     def on_answer(self, answer: pb.Answer) -> None:
         if self.gone is not None:
             return  # cut off or closed: what is still buffered is not read
+        if self.conn is not None:
+            self.conn.release()  # the bot is answering: its next batch may go
         self._received_on_stream += 1
         rid = answer.request_id
         if not 0 < rid <= self.last_request_id:

@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from arena.protocol import pb
-from arena.protocol.convert import STATUS_TO_PB, event_pb, option_pb, ruleset_pb
+from arena.protocol.convert import STATUS_TO_PB, option_pb, ruleset_pb
 from engine import Decision, Game
+from engine.events import EVENT_FIELDS
 from engine.scoring import line_value
 
 # wire types
@@ -47,6 +48,7 @@ PV_SEAT, PV_STATUS, PV_NUMBERS = _PLAYER["seat"], _PLAYER["status"], _PLAYER["nu
 PV_MODIFIERS, PV_SECOND_CHANCES = _PLAYER["modifiers"], _PLAYER["second_chances"]
 PV_TOTAL, PV_LINE_SCORE, PV_FLIP7 = _PLAYER["total"], _PLAYER["line_score"], _PLAYER["flip7"]
 UNSEEN_KEY, UNSEEN_VALUE = _UNSEEN["key"], _UNSEEN["value"]
+_EVENT = _numbers(pb.Event.DESCRIPTOR)
 
 
 def _varint(n: int) -> bytes:
@@ -103,6 +105,58 @@ def str_field(field: int, s: str) -> bytes:
     b = _STR_CACHE.get(k)
     if b is None:
         b = _STR_CACHE[k] = len_field(field, s.encode())
+    return b
+
+
+def _signed(n: int) -> bytes:
+    """An int32 as protobuf writes it (negatives: ten-byte two's complement varints)."""
+    return varint(n) if n >= 0 else _varint(n)
+
+
+def _event_bytes(event: tuple[Any, ...]) -> bytes:
+    """An engine event as encoded Event bytes: what ``event_pb(event).SerializeToString()``
+    gives (tests check it), without building the message."""
+    kind = event[0]
+    parts = [str_field(_EVENT["kind"], kind)]
+    seats: list[int] = []
+    cards: list[str] = []
+    for name, value in zip(EVENT_FIELDS[kind], event[1:], strict=True):
+        if name in ("seat", "target"):
+            if value is not None:  # proto3 optional: present even when 0
+                parts.append(key(_EVENT[name], _VARINT) + _signed(value))
+        elif name in ("card", "reason"):
+            if value:
+                parts.append(str_field(_EVENT[name], value))
+        elif name in ("round", "count"):
+            parts.append(int_field(_EVENT[name], value))
+        elif name in ("scores", "totals", "seats"):
+            if name == "seats":
+                seats.extend(value)
+            elif value:
+                packed = b"".join([_signed(v) for v in value])
+                parts.append(len_field(_EVENT[name], packed))
+        elif name == "cards":
+            cards.extend(value)
+        elif name in ("a", "b"):
+            seats.append(value)
+        elif name in ("card_a", "card_b"):
+            cards.append(value)
+    if seats:
+        parts.append(len_field(_EVENT["seats"], b"".join([_signed(v) for v in seats])))
+    parts.extend(str_field(_EVENT["cards"], c) for c in cards)
+    return b"".join(parts)
+
+
+_EVENT_CACHE: dict[tuple[Any, ...], bytes] = {}
+
+
+def event_bytes(event: tuple[Any, ...]) -> bytes:
+    """The encoded Event of an engine event (small repeated events from a cache)."""
+    b = _EVENT_CACHE.get(event)
+    if b is None:
+        b = _event_bytes(event)
+        if len(_EVENT_CACHE) < 100_000 and event[0] not in ("round_end", "game_over"):
+            _EVENT_CACHE[event] = b
     return b
 
 
@@ -267,7 +321,7 @@ class RequestEncoder:
         evs = self.game.events
         out = self.events
         for i in range(len(out), len(evs)):
-            out.append(len_field(REQ_EVENTS, event_pb(evs[i]).SerializeToString()))
+            out.append(len_field(REQ_EVENTS, event_bytes(evs[i])))
         return b"".join(
             [
                 key(REQ_ID, _VARINT) + varint(request_id),

@@ -149,35 +149,56 @@ def test_bot_link_times_out_each_open_request_at_its_own_deadline() -> None:
 
 
 def test_a_bot_that_takes_batches_gets_every_waiting_request_in_one_message() -> None:
-    """With hello.batches, the requests queued when the stream is written go out as one
-    ArenaMessage{batch}, in order; a game start between them keeps its place."""
+    """With hello.batches, the requests waiting when the stream is written go out as one
+    ArenaMessage{batch}; while that batch is unanswered new requests gather for the next
+    (released by the bot's first answer); notices such as a game start pass them."""
     from arena.gateway.link import BotLink, Connection
-    from arena.protocol.wire import RequestEncoder  # noqa: F401  (the bodies are its output)
 
     async def main() -> None:
         link = BotLink("b", token_hash("t"), reconnect_grace=1.0)
         conn = Connection("s1", "peer", batches=True)
         link.attach(conn, pb.Hello(batches=True))
-        bodies = [
-            pb.DecisionRequest(request_id=i, game_id=f"g{i}").SerializeToString() for i in (1, 2, 3)
+        body = [
+            pb.DecisionRequest(request_id=i, game_id=f"g{i}").SerializeToString() for i in range(5)
         ]
-        futs = [link.request(i + 1, b, 2, 5.0) for i, b in enumerate(bodies[:2])]
+        futs = [link.request(i, body[i], 2, 5.0) for i in (1, 2)]
         start = pb.ArenaMessage(game_start=pb.GameStart(game_id="g9"))
         link.send(start)
-        futs.append(link.request(3, bodies[2], 2, 5.0))
+        assert await conn.get() == start  # a notice does not wait behind requests
         first = pb.ArenaMessage.FromString(await conn.get())
         assert first.WhichOneof("msg") == "batch"
         assert [r.request_id for r in first.batch.requests] == [1, 2]
-        assert await conn.get() == start
-        last = pb.ArenaMessage.FromString(await conn.get())
-        assert [r.request_id for r in last.batch.requests] == [3]
-        assert (link.stats.batches, link.stats.batched_requests, link.stats.largest_batch) == (
-            2,
-            3,
-            2,
-        )
-        for rid in (1, 2, 3):
+        futs += [link.request(i, body[i], 2, 5.0) for i in (3, 4)]
+        assert conn.holding  # the bot has a batch to answer: 3 and 4 wait for the next
+        writer = asyncio.ensure_future(conn.get())
+        await asyncio.sleep(0)  # let the writer run: it must find nothing it may send
+        assert not writer.done()
+        link.on_answer(pb.Answer(request_id=1, option_index=1))
+        second = pb.ArenaMessage.FromString(await writer)
+        assert [r.request_id for r in second.batch.requests] == [3, 4]
+        for rid in (2, 3, 4):
             link.on_answer(pb.Answer(request_id=rid, option_index=1))
-        assert [await f for f in futs] == [1, 1, 1]
+        assert [await f for f in futs] == [1, 1, 1, 1]
+        st = link.stats
+        assert (st.batches, st.batched_requests, st.largest_batch) == (2, 4, 2)
+
+    run(main())
+
+
+def test_a_bot_without_batches_gets_one_request_per_message_at_once() -> None:
+    from arena.gateway.link import BotLink, Connection
+    from arena.protocol.wire import request_message
+
+    async def main() -> None:
+        link = BotLink("b", token_hash("t"), reconnect_grace=1.0)
+        conn = Connection("s1", "peer")
+        link.attach(conn, pb.Hello())
+        futs = [link.request(i, f"r{i}".encode(), 2, 5.0) for i in (1, 2, 3)]
+        assert [await conn.get() for _ in range(3)] == [
+            request_message(f"r{i}".encode()) for i in (1, 2, 3)
+        ]
+        for i in (1, 2, 3):
+            link.on_answer(pb.Answer(request_id=i, option_index=0))
+        assert [await f for f in futs] == [0, 0, 0]
 
     run(main())
