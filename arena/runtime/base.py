@@ -8,6 +8,8 @@ the registry in ``arena.runtime`` (one line per runtime).
 
 from __future__ import annotations
 
+import contextlib
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -45,6 +47,15 @@ class RuntimeContext:
     match_id: str
     process_limits: Any = None  # runtime/sandbox.py ProcessLimits (None: defaults)
     container_limits: Any = None  # runtime/docker.py ContainerLimits (None: defaults)
+
+
+def signal_name(code: int) -> str | None:
+    """The signal that ended a bot whose exit status is ``code`` (128 + the signal's number,
+    as a shell reports it), or None when the code is no such status."""
+    if code > 128:
+        with contextlib.suppress(ValueError):
+            return signal.Signals(code - 128).name
+    return None
 
 
 class NoLog:
