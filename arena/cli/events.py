@@ -13,13 +13,16 @@ from arena.bots import Command, is_builtin
 from arena.cli.app import app, emit_json, err, out, tournament_app
 from arena.cli.bots import check_images
 from arena.cli.options import (
-    SEED_HELP,
     BrutalOpt,
+    ConcurrencyOpt,
     DbOpt,
     DbRetryOpt,
     DeadlineOpt,
     JsonOpt,
+    NoReportOpt,
     ProcessLimitOpt,
+    ReportDirOpt,
+    SeedOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
@@ -202,12 +205,10 @@ def tournament(
             help=f"Games per table each round (1–{limits.MAX_MATCH_GAMES:,}).",
         ),
     ] = 4,
-    concurrency: Annotated[
-        int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
-    ] = 8,
+    concurrency: ConcurrencyOpt = 8,
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
-    seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
+    seed: SeedOpt = None,
     challenger: Annotated[
         list[str] | None,
         typer.Option("--challenger", metavar="BOT", help="Gauntlet: a challenger (repeatable)."),
@@ -237,10 +238,8 @@ def tournament(
             "(port 0: any free port).",
         ),
     ] = None,
-    out_dir: Annotated[
-        Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
-    ] = Path("reports"),
-    no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
+    out_dir: ReportDirOpt = Path("reports"),
+    no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
@@ -314,10 +313,8 @@ def tournament_resume(
         str | None,
         typer.Option("--listen", metavar="HOST:PORT", help="TCP address for remote bots."),
     ] = None,
-    out_dir: Annotated[
-        Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
-    ] = Path("reports"),
-    no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
+    out_dir: ReportDirOpt = Path("reports"),
+    no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
@@ -386,10 +383,8 @@ def demo(
         typer.Option("--rounds", metavar="R", help=f"Swiss rounds (1–{limits.MAX_ROUNDS:,})."),
     ] = 5,
     variant: VariantOpt = "base",
-    seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
-    out_dir: Annotated[
-        Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
-    ] = Path("reports"),
+    seed: SeedOpt = None,
+    out_dir: ReportDirOpt = Path("reports"),
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:

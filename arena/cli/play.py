@@ -14,12 +14,13 @@ from arena.bots import is_builtin
 from arena.cli.app import app, emit_json, err, out
 from arena.cli.bots import check_images, parse_bots
 from arena.cli.options import (
-    SEED_HELP,
     BrutalOpt,
+    ConcurrencyOpt,
     DbOpt,
     DeadlineOpt,
     JsonOpt,
     ProcessLimitOpt,
+    SeedOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
@@ -127,10 +128,8 @@ def match(
     ] = 10,
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
-    seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
-    concurrency: Annotated[
-        int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
-    ] = 16,
+    seed: SeedOpt = None,
+    concurrency: ConcurrencyOpt = 16,
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
     max_strikes: StrikesOpt = limits.DEFAULT_MAX_STRIKES,
