@@ -402,7 +402,7 @@ def demo(
     entries = []
     for name in names:
         found = latest(db, name)
-        assert found is not None
+        assert found is not None and found[1].command is not None  # just registered
         entries.append(EntrySpec(name, Command(found[1].command), bot_version_id=found[1].id))
     cfg = TournamentConfig(
         format="swiss",

@@ -243,10 +243,11 @@ def sandbox(as_json: JsonOpt = False) -> None:
     from arena.runtime.sandbox import ProcessLimits
 
     info = box.current().as_dict()
-    info["limits"] = ProcessLimits().as_options()
+    defaults = ProcessLimits().as_options()
+    info["limits"] = defaults
     if as_json:
         emit_json(info)
         return
     out.print(info["description"], soft_wrap=True)
-    limits = ", ".join(f"{k.replace('_', '-')}={v}" for k, v in info["limits"].items())
+    limits = ", ".join(f"{k.replace('_', '-')}={v}" for k, v in defaults.items())
     out.print(f"default limits: {limits}", soft_wrap=True)

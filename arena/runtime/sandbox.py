@@ -129,7 +129,7 @@ class ProcessLimits:
             else:
                 parse_size(value)
                 kw[name] = value.strip()
-        return cls(**kw)  # type: ignore[arg-type]
+        return cls(**kw)  # type: ignore[arg-type]  # int or str by key, as parsed above
 
     def as_options(self) -> dict[str, object]:
         return {

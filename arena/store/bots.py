@@ -42,8 +42,9 @@ def add_version(
                 select(func.max(BotVersion.version)).where(BotVersion.bot_id == bot.id)
             ).one()
             number = (last or 0) + 1
+        assert bot.id is not None  # stored (flushed): the row has its id
         version = BotVersion(
-            bot_id=bot.id,  # type: ignore[arg-type]
+            bot_id=bot.id,
             version=number,
             command=command,
             image=image,

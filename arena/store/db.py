@@ -125,7 +125,7 @@ def _name_errors(eng: Engine) -> None:
     event.listen(eng, "handle_error", tag)
 
 
-def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(dbapi_conn: sqlite3.Connection, _record: object) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA busy_timeout=10000")  # first: the others may wait for a lock
     cur.execute("PRAGMA journal_mode=WAL")
