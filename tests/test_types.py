@@ -13,14 +13,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-PROBE = '''\
+PROBE = """\
 def untyped(x):
     return x
 
 
 def wrong(x: int) -> str:
     return x
-'''
+"""
 
 
 def _mypy(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
