@@ -26,7 +26,7 @@ from pathlib import Path
 
 from arena.bots import Command
 from arena.runtime import sandbox
-from arena.runtime.base import RuntimeContext, signal_name
+from arena.runtime.base import RuntimeContext, read_ready, signal_name
 from arena.runtime.logs import DEFAULT_LOG_CAP, HeadTailLog
 from arena.runtime.sandbox import ProcessLimits
 
@@ -152,12 +152,9 @@ class ProcessBot:
         fd = self._out_fd
         if fd is None:
             return
-        try:
-            chunk = os.read(fd, 65536)
-        except BlockingIOError:
+        chunk = read_ready(fd)
+        if chunk is None:
             return
-        except OSError:
-            chunk = b""
         if chunk:
             self.log.write(chunk)
             return
