@@ -76,10 +76,7 @@ class Remote:
 
 
 BotSource: TypeAlias = Command | Policy | Image | Remote
-SOURCE_TYPES: dict[str, type[Any]] = {
-    t.kind: t
-    for t in (Command, Policy, Image, Remote)  # type: ignore[attr-defined]
-}
+SOURCE_TYPES: dict[str, type[BotSource]] = {t.kind: t for t in (Command, Policy, Image, Remote)}
 
 
 def source_dict(source: BotSource) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import os
 try:
     import resource
 except ImportError:  # pragma: no cover - not on POSIX
-    resource = None  # type: ignore[assignment]
+    resource = None  # type: ignore[assignment]  # the module's absence, checked before use
 
 log = logging.getLogger("arena.descriptors")
 

@@ -16,13 +16,17 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from types import FrameType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 HANDLED = (signal.SIGTERM, signal.SIGHUP)
+# what signal.signal() takes and gives back: a function, SIG_DFL/SIG_IGN, or None (a
+# handler not installed from Python); a handler's own result is not used (Any)
+Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 _received: list[int] = []
 _message: list[str] = []  # what to say if the run under way is interrupted
@@ -85,7 +89,7 @@ def exit_code() -> int:
 def handled() -> Iterator[None]:
     """Within: SIGTERM and SIGHUP interrupt like Ctrl-C (unless they are ignored, as under
     nohup, or the thread is not the main one)."""
-    previous: dict[int, Any] = {}
+    previous: dict[signal.Signals, Handler] = {}
     _received.clear()
     for sig in HANDLED:
         with contextlib.suppress(ValueError, OSError):

@@ -41,6 +41,7 @@ from arena.store.models import (
     entry_source,
 )
 from arena.store.retry import DatabaseUnavailable, retry_limit, with_retry
+from arena.tasks import all_or_none
 
 log = logging.getLogger("arena.tournament")
 
@@ -377,7 +378,7 @@ class TournamentRunner:
                 todo = [m for m in matches if m.status != MatchStatus.COMPLETED]
                 self.state.games_total += len(matches) * t.games_per_match - per_round
                 self._emit()
-                await _all_or_none(self._play(t, m, by_name, faults, table_slots) for m in todo)
+                await all_or_none(self._play(t, m, by_name, faults, table_slots) for m in todo)
                 await self._db(self._round_done, rnd.id)
         t = await self._db(tournaments.mark_completed, self.eng, self.tid)
         board = await self._db(event_ratings, self.eng, t)
@@ -506,27 +507,6 @@ class TournamentRunner:
         ]
         rounds.complete_match(self.eng, m.id, rows)
         self.played += len(result.games)
-
-
-async def _all_or_none(coros: Any) -> None:
-    """Run the coroutines together; the first failure cancels the others (their bots are
-    stopped) and is raised once they have ended."""
-    tasks = [asyncio.ensure_future(c) for c in coros]
-    if not tasks:
-        return
-    try:
-        _, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-    except BaseException:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
-    for task in tasks:
-        if task.done() and not task.cancelled() and task.exception() is not None:
-            raise task.exception()  # type: ignore[misc]
 
 
 async def run_tournament(

@@ -1,6 +1,7 @@
 """Shared test configuration.
 
-* makes the helpers in tests/engine importable as ``helpers``;
+* makes the helpers in tests/engine importable as ``helpers``, and the modules of this
+  folder (``hostkit``: CI, Docker, a host listener) by their names;
 * ``db_url``: a fresh, empty database for each test, on SQLite and — when
   ARENA_TEST_POSTGRES names a PostgreSQL role that may create databases — on a real
   PostgreSQL too. Under CI (CI=true) a missing PostgreSQL fails the run instead of
@@ -18,9 +19,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "engine"))
+sys.path.insert(0, str(Path(__file__).parent))
 
 POSTGRES = os.environ.get("ARENA_TEST_POSTGRES")
-UNDER_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+from hostkit import UNDER_CI  # noqa: E402 (found through the path set above)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

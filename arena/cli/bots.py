@@ -8,7 +8,7 @@ import shlex
 import shutil
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.table import Table
@@ -60,14 +60,14 @@ def registered(value: str, db: str | None) -> tuple[Any, Any, Any] | None:
     return bot, version, source_of(bot, version)
 
 
-def parse_source(value: str, db: str | bool | None, param: str) -> tuple[str, Any, Any]:
+def parse_source(value: str, db: str | Literal[False] | None, param: str) -> tuple[str, Any, Any]:
     """One bot given on the command line → (its name, its source, its registered version
     or None). Forms: a registered NAME (looked up unless ``db`` is False), COMMAND,
     NAME=COMMAND, docker:IMAGE, builtin:POLICY."""
     from arena import bots
 
     value = value.strip()
-    found = None if db is False else registered(value, db)  # type: ignore[arg-type]
+    found = None if db is False else registered(value, db)
     if found is not None:
         bot, version, source = found
         return bot.name, source, version
@@ -89,7 +89,7 @@ def parse_source(value: str, db: str | bool | None, param: str) -> tuple[str, An
 
 
 def parse_bots(
-    values: list[str], db: str | bool | None = False, *, param: str = "--bot"
+    values: list[str], db: str | Literal[False] | None = False, *, param: str = "--bot"
 ) -> list[Any]:
     """--bot values → BotEntry list (see :func:`parse_source`); repeated names are told
     apart (``ev``, ``ev#2``). Every name passes the one name check (arena.names); made-up

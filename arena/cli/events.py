@@ -13,14 +13,17 @@ from arena.bots import Command, is_builtin
 from arena.cli.app import app, emit_json, err, out, tournament_app
 from arena.cli.bots import check_images
 from arena.cli.options import (
-    SEED_HELP,
     BrutalOpt,
+    ConcurrencyOpt,
     DbOpt,
     DbRetryOpt,
     DeadlineOpt,
     IsolationOpt,
     JsonOpt,
+    NoReportOpt,
     ProcessLimitOpt,
+    ReportDirOpt,
+    SeedOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
@@ -207,12 +210,10 @@ def tournament(
             help=f"Games per table each round (1–{limits.MAX_MATCH_GAMES:,}).",
         ),
     ] = 4,
-    concurrency: Annotated[
-        int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
-    ] = 8,
+    concurrency: ConcurrencyOpt = 8,
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
-    seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
+    seed: SeedOpt = None,
     challenger: Annotated[
         list[str] | None,
         typer.Option("--challenger", metavar="BOT", help="Gauntlet: a challenger (repeatable)."),
@@ -244,10 +245,8 @@ def tournament(
             "(port 0: any free port).",
         ),
     ] = None,
-    out_dir: Annotated[
-        Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
-    ] = Path("reports"),
-    no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
+    out_dir: ReportDirOpt = Path("reports"),
+    no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
@@ -324,10 +323,8 @@ def tournament_resume(
         str | None,
         typer.Option("--listen", metavar="HOST:PORT", help="TCP address for remote bots."),
     ] = None,
-    out_dir: Annotated[
-        Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
-    ] = Path("reports"),
-    no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
+    out_dir: ReportDirOpt = Path("reports"),
+    no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
     workers_: WorkersOpt = None,
     as_json: JsonOpt = False,
@@ -398,10 +395,8 @@ def demo(
         typer.Option("--rounds", metavar="R", help=f"Swiss rounds (1–{limits.MAX_ROUNDS:,})."),
     ] = 5,
     variant: VariantOpt = "base",
-    seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
-    out_dir: Annotated[
-        Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
-    ] = Path("reports"),
+    seed: SeedOpt = None,
+    out_dir: ReportDirOpt = Path("reports"),
     workers_: WorkersOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
@@ -421,7 +416,7 @@ def demo(
     entries = []
     for name in names:
         found = latest(db, name)
-        assert found is not None
+        assert found is not None and found[1].command is not None  # just registered
         entries.append(EntrySpec(name, Command(found[1].command), bot_version_id=found[1].id))
     cfg = TournamentConfig(
         format="swiss",

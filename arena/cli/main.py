@@ -54,7 +54,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if "UsageError" in kinds:
             hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-            err.print(f"error: {e.format_message()}{hint}", markup=False, soft_wrap=True)  # type: ignore[attr-defined]
+            # a click UsageError, recognised by class name (typer may vendor click)
+            message = e.format_message()  # type: ignore[attr-defined]
+            err.print(f"error: {message}{hint}", markup=False, soft_wrap=True)
             return 2
         if "Exit" in kinds:
             return int(getattr(e, "exit_code", 0))
@@ -62,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
             err.print("interrupted" if _interrupted(e) else "aborted", markup=False)
             return interrupt.exit_code()
         if "ClickException" in kinds:
-            err.print(f"error: {e.format_message()}", markup=False, soft_wrap=True)  # type: ignore[attr-defined]
+            message = e.format_message()  # type: ignore[attr-defined]  # as above
+            err.print(f"error: {message}", markup=False, soft_wrap=True)
             return int(getattr(e, "exit_code", 1))
         if "SQLAlchemyError" in kinds:  # the database failed (full disk, read-only file, ...)
             from arena.store.db import explain

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -99,6 +100,22 @@ SEED_HELP = (
     "come from a fresh secret that no bot can predict. A seeded event's deals are "
     "guessable by anyone who knows or guesses the seed: use it for tests and trusted bots."
 )
+
+
+SeedOpt = Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)]
+
+
+ConcurrencyOpt = Annotated[
+    int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
+]
+
+
+ReportDirOpt = Annotated[
+    Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
+]
+
+
+NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Skip the report.")]
 
 
 def ruleset(variant: str, brutal: bool) -> Any:

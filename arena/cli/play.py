@@ -14,12 +14,13 @@ from arena.bots import is_builtin
 from arena.cli.app import app, emit_json, err, out
 from arena.cli.bots import check_images, parse_bots
 from arena.cli.options import (
-    SEED_HELP,
     BrutalOpt,
+    ConcurrencyOpt,
     DbOpt,
     DeadlineOpt,
     JsonOpt,
     ProcessLimitOpt,
+    SeedOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
@@ -127,10 +128,8 @@ def match(
     ] = 10,
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
-    seed: Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)] = None,
-    concurrency: Annotated[
-        int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
-    ] = 16,
+    seed: SeedOpt = None,
+    concurrency: ConcurrencyOpt = 16,
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
     max_strikes: StrikesOpt = limits.DEFAULT_MAX_STRIKES,
@@ -263,10 +262,11 @@ def sandbox(as_json: JsonOpt = False) -> None:
     from arena.runtime.sandbox import ProcessLimits
 
     info = box.current().as_dict()
-    info["limits"] = ProcessLimits().as_options()
+    defaults = ProcessLimits().as_options()
+    info["limits"] = defaults
     if as_json:
         emit_json(info)
         return
     out.print(info["description"], soft_wrap=True)
-    limits = ", ".join(f"{k.replace('_', '-')}={v}" for k, v in info["limits"].items())
+    limits = ", ".join(f"{k.replace('_', '-')}={v}" for k, v in defaults.items())
     out.print(f"default limits: {limits}", soft_wrap=True)

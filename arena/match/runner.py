@@ -28,6 +28,7 @@ from arena.match.referee import Referee
 from arena.match.spec import GameRecord, MatchResult, MatchSpec
 from arena.protocol.convert import ruleset_pb
 from arena.status import GameStatus
+from arena.tasks import all_or_none
 from engine import get_ruleset
 
 log = logging.getLogger("arena.match")
@@ -109,7 +110,7 @@ class MatchRunner:
                         self.progress(self.done, len(wanted))
 
             n_workers = max(1, min(self.spec.concurrency, len(wanted)))
-            await _all_or_none([worker() for _ in range(n_workers)])
+            await all_or_none([worker() for _ in range(n_workers)])
             records.sort(key=lambda r: r.index)
             play_seconds = time.perf_counter() - t_ready
         finally:
@@ -180,21 +181,6 @@ class MatchRunner:
             rec.status = GameStatus.VOID
             rec.faults.append(Fault(FaultKind.INFRA, None, None, f"{type(e).__name__}: {e}"))
         return rec
-
-
-async def _all_or_none(coros: list[Any]) -> None:
-    """Run ``coros`` as tasks until all are done; if one fails (or this is cancelled),
-    cancel the others, wait for them, and raise that failure as it is."""
-    tasks = [asyncio.ensure_future(c) for c in coros]
-    try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-    finally:
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    for t in done:
-        if not t.cancelled() and t.exception() is not None:
-            raise t.exception()  # type: ignore[misc]
 
 
 async def run_match(

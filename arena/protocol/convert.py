@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cached_property
-from typing import Any
+from typing import Any, overload
 
 from arena.protocol import pb
 from engine import Decision, DecisionKind, Game, Ruleset
 from engine.cards import Card, CardType
 from engine.events import EVENT_FIELDS
-from engine.game import FLIP7_BONUS, HIT, HIT_OR_STAY, STAY, Player
+from engine.game import FLIP7_BONUS, HIT, HIT_OR_STAY, STAY, Event, Option, Player
+from engine.observation import Observation
 from engine.scoring import line_value
 from engine.view import PublicGame, cards_by_label, make_player, ruleset_for
 
@@ -80,7 +81,7 @@ def observation_pb(game: Game, seat: int, rules_msg: pb.Ruleset | None = None) -
     )
 
 
-def event_pb(event: tuple[Any, ...]) -> pb.Event:
+def event_pb(event: Event) -> pb.Event:
     kind = event[0]
     msg = pb.Event(kind=kind)
     for name, value in zip(EVENT_FIELDS[kind], event[1:], strict=True):
@@ -100,11 +101,11 @@ def event_pb(event: tuple[Any, ...]) -> pb.Event:
     return msg
 
 
-def events_pb(events: Iterable[tuple[Any, ...]]) -> list[pb.Event]:
+def events_pb(events: Iterable[Event]) -> list[pb.Event]:
     return [event_pb(e) for e in events]
 
 
-def option_pb(kind: str, value: Any) -> pb.Option:
+def option_pb(kind: str, value: Option) -> pb.Option:
     if kind == HIT_OR_STAY:
         return _MOVE[value]
     if kind in SEAT_KINDS:
@@ -131,7 +132,7 @@ def options_pb(d: Decision) -> list[pb.Option]:
 
 
 # ---------------------------------------------------------------- bot side
-def option_value(kind: str, opt: pb.Option) -> Any:
+def option_value(kind: str, opt: pb.Option) -> Option:
     """A protocol Option as the engine's option value."""
     which = opt.WhichOneof("option")
     if which == "move":
@@ -148,11 +149,11 @@ def option_value(kind: str, opt: pb.Option) -> Any:
     raise ValueError(f"empty option in a {kind} request")
 
 
-def option_values(kind: str, options: Sequence[pb.Option]) -> tuple[Any, ...]:
+def option_values(kind: str, options: Sequence[pb.Option]) -> tuple[Option, ...]:
     return tuple(option_value(kind, o) for o in options)
 
 
-def observation_dict(obs: pb.Observation) -> dict[str, Any]:
+def observation_dict(obs: pb.Observation) -> Observation:
     """A protocol Observation as the dict engine.observation.observe returns."""
     r = obs.ruleset
     return {
@@ -194,7 +195,7 @@ class _LazyPlayers(Sequence[Player]):
 
     __slots__ = ("_views", "_built", "_by_label", "_sc")
 
-    def __init__(self, views: Sequence[pb.PlayerView], by_label: dict[str, Any]) -> None:
+    def __init__(self, views: Sequence[pb.PlayerView], by_label: dict[str, Card]) -> None:
         self._views = views
         self._built: list[Player | None] = [None] * len(views)
         self._by_label = by_label
@@ -203,7 +204,13 @@ class _LazyPlayers(Sequence[Player]):
     def __len__(self) -> int:
         return len(self._built)
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> Player: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Player]: ...
+
+    def __getitem__(self, i: int | slice) -> Player | list[Player]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self._built)))]
         p = self._built[i]
@@ -239,6 +246,9 @@ class ObservationGame(PublicGame):
         self._obs = obs
         self._by_label = cards_by_label(self.ruleset)
 
+    # Each part below is a plain attribute of PublicGame, computed here on first read:
+    # mypy calls a cached_property in place of an attribute an override, hence the ignores.
+
     @cached_property
     def order(self) -> list[int]:  # type: ignore[override]
         return list(self._obs.order)
@@ -272,7 +282,7 @@ def public_game(obs: pb.Observation) -> PublicGame:
 
 def event_from_pb(msg: pb.Event) -> dict[str, Any]:
     """A protocol Event as the dict engine.events.event_dict returns."""
-    out: dict[str, Any] = {"kind": msg.kind}
+    out: dict[str, Any] = {"kind": msg.kind}  # field values by kind, as in event_dict
     names = EVENT_FIELDS.get(msg.kind, ())
     for name in names:
         if name in ("seat", "target"):

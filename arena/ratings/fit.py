@@ -280,10 +280,9 @@ def _solve(info: FloatArray, rhs: FloatArray) -> FloatArray:
         return x
     try:
         factor = scipy.linalg.cho_factor(info, check_finite=False)
-        solution = scipy.linalg.cho_solve(factor, rhs, check_finite=False)
+        return np.asarray(scipy.linalg.cho_solve(factor, rhs, check_finite=False), np.float64)
     except np.linalg.LinAlgError:
-        solution = np.linalg.lstsq(info, rhs, rcond=None)[0]
-    return np.asarray(solution, dtype=np.float64)
+        return np.asarray(np.linalg.lstsq(info, rhs, rcond=None)[0], np.float64)
 
 
 def _maximise(

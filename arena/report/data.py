@@ -10,37 +10,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from arena.status import GameStatus
 from arena.store import games as store_games
 from arena.store import snapshot
 from arena.store.db import Db
 from arena.store.models import Entry, Match, Round, Tournament
 
-
-@dataclass
-class GameInfo:
-    """A stored game without its event log."""
-
-    id: int
-    match_id: int
-    tournament_id: int
-    index: int
-    seed: int
-    variant: str
-    seating: list[str]
-    ranks: list[int]
-    totals: list[int]
-    rounds: int
-    status: str
-    faults: list[dict[str, Any]]
-    played: datetime | None
-
-    @property
-    def completed(self) -> bool:
-        return self.status == GameStatus.COMPLETED
+GameInfo = snapshot.LightGame  # a stored game without its event log
 
 
 @dataclass
@@ -92,7 +69,7 @@ def load_site(db: Db) -> SiteData:
         snap.rounds,
         snap.matches,
     )
-    games = [GameInfo(*g) for g in snap.games]
+    games = snap.games
 
     by_match: dict[int, list[GameInfo]] = defaultdict(list)
     by_tournament: dict[int, list[GameInfo]] = defaultdict(list)

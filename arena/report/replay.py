@@ -113,7 +113,7 @@ class Replay:
         """
         if self.states is None or self.initial is None:
             return []
-        out = []
+        out: list[dict[str, Any]] = []
         prev = self.initial
         for st in self.states:
             if st is prev:  # events between two checkpoints share one state
@@ -147,12 +147,13 @@ class Replay:
 
 
 # ---------------------------------------------------------------- tracing the engine
-class _EventLog(list):  # type: ignore[type-arg]
+class _EventLog(list[tuple[Any, ...]]):
     """The engine's event list, telling the tracer about every event appended."""
 
     __slots__ = ("tracer",)
+    tracer: _Tracer
 
-    def append(self, event: Any) -> None:
+    def append(self, event: tuple[Any, ...]) -> None:
         super().append(event)
         self.tracer.logged(len(self) - 1)
 
@@ -230,7 +231,7 @@ class _TracedGame(Game):
 
     _tracer: _Tracer
 
-    @property  # type: ignore[override]
+    @property
     def events(self) -> list[tuple[Any, ...]]:
         return self.__dict__["_events"]
 

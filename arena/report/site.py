@@ -254,18 +254,18 @@ class _Site:
             opponents_of[a].append((b, rec))
         for bot in data.bots():
             ratings = []
-            for b in self.boards:
-                rows = self.rows[id(b)]
+            for board in self.boards:
+                rows = self.rows[id(board)]
                 row = next((r for r in rows if r["bot"] == bot), None)
                 if row is None:
                     continue
-                hist = self.histories[id(b)].ratings.get(bot) or []
-                title = board_title(b.variant, b.brutal)
+                hist = self.histories[id(board)].ratings.get(bot) or []
+                title = board_title(board.variant, board.brutal)
                 ratings.append(
                     {
-                        "variant": b.variant,
-                        "brutal": bool(b.brutal),
-                        "key": board_key(b.variant, b.brutal),
+                        "variant": board.variant,
+                        "brutal": bool(board.brutal),
+                        "key": board_key(board.variant, board.brutal),
                         "title": title,
                         "row": row,
                         "of": len(rows),
@@ -331,9 +331,9 @@ class _Site:
             g = info.get(gid)
             if g is None:  # stored after we loaded the rest: next render
                 continue
-            t = data.tournament_of.get(g.tournament_id)
-            brutal = bool(t.row.brutal) if t is not None else False
-            target = (t.row.options or {}).get("target_score") if t is not None else None
+            owner = data.tournament_of.get(g.tournament_id)
+            brutal = bool(owner.row.brutal) if owner is not None else False
+            target = (owner.row.options or {}).get("target_score") if owner is not None else None
             m = data.match_of.get(g.match_id)
             rnd = data.round_of.get(m.round_id) if m is not None else None
             replay = build_replay(
@@ -354,7 +354,7 @@ class _Site:
                 f"game/{gid}.html",
                 "game.html",
                 g=g,
-                t=t.row if t is not None else None,
+                t=owner.row if owner is not None else None,
                 m=m,
                 rnd=rnd,
                 names=g.seating,

@@ -32,7 +32,7 @@ def runtime_module(source: BotSource) -> ModuleType:
 
 def make_runtime(name: str, source: BotSource, ctx: RuntimeContext) -> BotRuntime:
     """The runtime that will run ``source`` as the bot ``name`` in a match."""
-    return runtime_module(source).make(name, source, ctx)  # type: ignore[no-any-return]
+    return runtime_module(source).make(name, source, ctx)
 
 
 async def prepare(sources: list[BotSource]) -> None:

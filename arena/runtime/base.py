@@ -3,11 +3,15 @@
 A runtime starts a bot from its source (``arena.bots``) so that it connects to the arena's
 gateway at ``address`` with ``token``, notices when it ends by itself, and stops it when its
 match is over. The match runner knows only this protocol; which class runs which source is
-the registry in ``arena.runtime`` (one line per runtime).
+the registry in ``arena.runtime`` (one line per runtime). Below the protocol: the few helpers
+that several runtimes share.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -45,6 +49,26 @@ class RuntimeContext:
     match_id: str
     process_limits: Any = None  # runtime/sandbox.py ProcessLimits (None: defaults)
     container_limits: Any = None  # runtime/docker.py ContainerLimits (None: defaults)
+
+
+def signal_name(code: int) -> str | None:
+    """The signal that ended a bot whose exit status is ``code`` (128 + the signal's number,
+    as a shell reports it), or None when the code is no such status."""
+    if code > 128:
+        with contextlib.suppress(ValueError):
+            return signal.Signals(code - 128).name
+    return None
+
+
+def read_ready(fd: int) -> bytes | None:
+    """What a non-blocking pipe holds now (up to 64 KiB): None when nothing has come yet,
+    ``b""`` at its end or when reading it failed."""
+    try:
+        return os.read(fd, 65536)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
 
 
 class NoLog:

@@ -125,17 +125,10 @@ def parse_build_args(values: list[str]) -> dict[str, str]:
 
 
 def _has_image(client: Any, name: str) -> bool:
-    errors = _errors()
     try:
-        client.api.inspect_image(name)
-    except errors.NotFound:
+        image_id_of(name, client=client)
+    except ImageMissing:
         return False
-    except errors.APIError as e:
-        raise ArenaError(f"{name!r}: {_explain(e)}") from e
-    except Exception as e:
-        if _is_connection_error(e):
-            raise DockerUnavailable(f"Docker is not available: {_reason(e)}") from e
-        raise
     return True
 
 

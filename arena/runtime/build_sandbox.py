@@ -22,6 +22,7 @@ import os
 import re
 import secrets
 import socket
+import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -148,7 +149,9 @@ def archive(context: BuildContext) -> IO[bytes]:
     """The context as an uncompressed tar in a temporary file, positioned at its start."""
     from docker.utils.build import create_archive
 
-    return create_archive(str(context.root), files=context.files)  # type: ignore[no-any-return]
+    tar = tempfile.NamedTemporaryFile()  # noqa: SIM115 (the caller closes it)
+    create_archive(str(context.root), files=context.files, fileobj=tar)  # rewinds it
+    return tar
 
 
 # ---------------------------------------------------------------------------- processes

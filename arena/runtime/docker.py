@@ -45,7 +45,7 @@ from typing import Any, TypeVar
 
 from arena.bots import Image
 from arena.errors import ArenaError
-from arena.runtime.base import RuntimeContext
+from arena.runtime.base import RuntimeContext, signal_name
 from arena.runtime.logs import DEFAULT_LOG_CAP
 from arena.runtime.logs import HeadTailLog as ContainerLog
 
@@ -636,10 +636,8 @@ class ContainerBot:
             return f"out of memory (limit {self.limits.memory})"
         if self._watch_error is not None:
             return f"ended; the Docker engine could not say how ({self._watch_error})"
-        if code > 128:
-            with contextlib.suppress(ValueError):
-                return f"exit code {code} (killed by {signal.Signals(code - 128).name})"
-        return f"exit code {code}"
+        killer = signal_name(code)
+        return f"exit code {code} (killed by {killer})" if killer else f"exit code {code}"
 
 
 def make(name: str, source: Image, ctx: RuntimeContext) -> ContainerBot:

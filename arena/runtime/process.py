@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import os
 import shlex
-import signal
 import subprocess
 import sys
 import threading
@@ -27,7 +26,7 @@ from pathlib import Path
 
 from arena.bots import Command
 from arena.runtime import sandbox
-from arena.runtime.base import RuntimeContext
+from arena.runtime.base import RuntimeContext, read_ready, signal_name
 from arena.runtime.logs import DEFAULT_LOG_CAP, HeadTailLog
 from arena.runtime.sandbox import ProcessLimits
 
@@ -153,12 +152,9 @@ class ProcessBot:
         fd = self._out_fd
         if fd is None:
             return
-        try:
-            chunk = os.read(fd, 65536)
-        except BlockingIOError:
+        chunk = read_ready(fd)
+        if chunk is None:
             return
-        except OSError:
-            chunk = b""
         if chunk:
             self.log.write(chunk)
             return
@@ -268,10 +264,8 @@ class ProcessBot:
             return "running"
         if code < 0:
             code = 128 - code
-        if code > 128:
-            with contextlib.suppress(ValueError):
-                return f"killed by {signal.Signals(code - 128).name} (exit code {code})"
-        return f"exited with code {code}"
+        killer = signal_name(code)
+        return f"killed by {killer} (exit code {code})" if killer else f"exited with code {code}"
 
 
 def make(name: str, source: Command, ctx: RuntimeContext) -> ProcessBot:

@@ -52,6 +52,7 @@ from pathlib import Path
 from arena import descriptors
 from arena.errors import ArenaError
 from arena.runtime import launch
+from arena.runtime.base import read_ready
 
 log = logging.getLogger("arena.runtime.sandbox")
 
@@ -129,7 +130,7 @@ class ProcessLimits:
             else:
                 parse_size(value)
                 kw[name] = value.strip()
-        return cls(**kw)  # type: ignore[arg-type]
+        return cls(**kw)  # type: ignore[arg-type]  # int or str by key, as parsed above
 
     def as_options(self) -> dict[str, object]:
         return {
@@ -480,12 +481,9 @@ class Jail:
         fd = self._info_r
         if fd is None:
             return
-        try:
-            data = os.read(fd, 65536)
-        except BlockingIOError:
+        data = read_ready(fd)
+        if data is None:
             return
-        except OSError:
-            data = b""
         self._info += data
         if data:
             with contextlib.suppress(ValueError, TypeError, AttributeError):

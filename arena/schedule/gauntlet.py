@@ -22,12 +22,13 @@ Seat orders are balanced over the whole event (see :mod:`arena.schedule.seating`
 
 from __future__ import annotations
 
-from arena.schedule.common import check_index, copy_plan, join_notes, plural, rng_for
+from arena.schedule.base import BaseScheduler
+from arena.schedule.common import copy_plan, join_notes, plural, rng_for
 from arena.schedule.seating import balance_event
-from arena.schedule.types import RoundPlan, Standing, Table
+from arena.schedule.types import RoundPlan, Standing
 
 
-class GauntletScheduler:
+class GauntletScheduler(BaseScheduler):
     format = "gauntlet"
 
     def __init__(
@@ -39,10 +40,8 @@ class GauntletScheduler:
         rounds: int | None = None,
         seed: int = 0,
     ) -> None:
-        self.bots = list(bots)
-        self.seats = seats
+        super().__init__(bots, seats, rounds=rounds, seed=seed)
         self.challengers = list(challengers)
-        self.seed = seed
         chosen = set(self.challengers)
         field = [b for b in self.bots if b not in chosen]
         rng_for(seed, "gauntlet", "field").shuffle(field)
@@ -61,19 +60,15 @@ class GauntletScheduler:
     def total_rounds(self) -> int:
         return self.rounds
 
-    def plan_round(
-        self, index: int, standings: list[Standing], history: list[RoundPlan]
-    ) -> RoundPlan:
-        check_index(index, self.rounds)
+    def _plan(self, index: int, standings: list[Standing], history: list[RoundPlan]) -> RoundPlan:
         return copy_plan(self._build()[index])
 
     def _build(self) -> list[RoundPlan]:
         if self._plans is not None:
             return self._plans
-        names = self.bots
-        idx = {b: i for i, b in enumerate(names)}
+        idx = self._index
         rounds: list[list[list[int]]] = []
-        byes: list[list[str]] = []
+        byes: list[list[int]] = []
         notes: list[str] = []
         for r in range(self.rounds):
             host: dict[int, list[str]] = {}
@@ -91,15 +86,11 @@ class GauntletScheduler:
                 else:
                     sitting_out.extend(block)
             rounds.append(tables)
-            byes.append(sorted(sitting_out, key=idx.__getitem__))
+            byes.append(sorted(idx[b] for b in sitting_out))
             notes.append(self._note(r, tables, sitting_out))
-        seated = balance_event(rounds, len(names), self.seats)
+        seated = balance_event(rounds, len(self.bots), self.seats)
         self._plans = [
-            RoundPlan(
-                tables=[Table(tuple(names[b] for b in t)) for t in tables],
-                byes=bye,
-                note=note,
-            )
+            self.named_plan(tables, bye, note)
             for tables, bye, note in zip(seated, byes, notes, strict=True)
         ]
         return self._plans

@@ -33,11 +33,12 @@ Plans ignore ``standings`` and ``history``: the schedule is fixed by the bots an
 from __future__ import annotations
 
 from collections import deque
+from functools import cached_property
 from itertools import combinations
 from math import comb
 
+from arena.schedule.base import BaseScheduler
 from arena.schedule.common import (
-    check_index,
     copy_plan,
     join_notes,
     rng_for,
@@ -45,7 +46,7 @@ from arena.schedule.common import (
     split_sizes,
 )
 from arena.schedule.seating import balance_event
-from arena.schedule.types import RoundPlan, Standing, Table
+from arena.schedule.types import RoundPlan, Standing
 
 SUBSET_LIMIT = 2000
 PACK_ATTEMPTS = 6
@@ -57,43 +58,28 @@ EVEN_RETRIES = 4  # fresh greedy starts for a round that keeps a flaw
 EVEN_WORK = 20_000  # default-length even schedules: tries while attempts * n * n stays below
 
 
-class RoundRobinScheduler:
+class RoundRobinScheduler(BaseScheduler):
     format = "round-robin"
 
-    def __init__(
-        self,
-        bots: list[str],
-        seats: int,
-        *,
-        rounds: int | None = None,
-        seed: int = 0,
-        prefer_byes: bool = False,
-    ) -> None:
-        self.bots = list(bots)
-        self.seats = seats
-        self.seed = seed
-        self.prefer_byes = prefer_byes
-        self.requested_rounds = rounds
-        n = len(self.bots)
-        if seats == 2:
-            self.mode = "double"
-        elif n <= seats:
-            self.mode = "single"
-        elif comb(n, seats) <= SUBSET_LIMIT:
-            self.mode = "subsets"
-        else:
-            self.mode = "even"
-        self._plans: list[RoundPlan] | None = None
+    _plans: list[RoundPlan] | None = None
+
+    @cached_property
+    def mode(self) -> str:
+        """How the schedule is built: double, single, subsets or even (see above)."""
+        n, k = len(self.bots), self.seats
+        if k == 2:
+            return "double"
+        if n <= k:
+            return "single"
+        if comb(n, k) <= SUBSET_LIMIT:
+            return "subsets"
+        return "even"
 
     def total_rounds(self) -> int:
         return len(self._build())
 
-    def plan_round(
-        self, index: int, standings: list[Standing], history: list[RoundPlan]
-    ) -> RoundPlan:
-        plans = self._build()
-        check_index(index, len(plans))
-        return copy_plan(plans[index])
+    def _plan(self, index: int, standings: list[Standing], history: list[RoundPlan]) -> RoundPlan:
+        return copy_plan(self._build()[index])
 
     # -- construction ------------------------------------------------------------------
 
@@ -107,11 +93,7 @@ class RoundRobinScheduler:
             }[self.mode]
             rounds, byes, notes = builder()
             self._plans = [
-                RoundPlan(
-                    tables=[Table(tuple(self.bots[b] for b in t)) for t in tables],
-                    byes=[self.bots[b] for b in bye],
-                    note=note,
-                )
+                self.named_plan(tables, bye, note)
                 for tables, bye, note in zip(rounds, byes, notes, strict=True)
             ]
         return self._plans
@@ -208,11 +190,11 @@ def circle_rounds(n: int, rng) -> tuple[list[list[list[int]]], list[list[int]]]:
     for r in range(m - 1):
         arr = ring[r:] + ring[:r]
         pairs = [(fixed, arr[0])] + [(arr[i], arr[m - 1 - i]) for i in range(1, m // 2)]
-        tables = []
-        bye = []
+        tables: list[list[int]] = []
+        bye: list[int] = []
         for a, b in pairs:
             if a is None or b is None:
-                bye.append(b if a is None else a)
+                bye.extend(x for x in (a, b) if x is not None)  # the one facing the gap
             else:
                 tables.append([a, b])
         rounds.append(tables)

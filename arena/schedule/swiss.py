@@ -39,8 +39,8 @@ from collections import deque
 from itertools import combinations
 from math import factorial
 
+from arena.schedule.base import BaseScheduler
 from arena.schedule.common import (
-    check_index,
     join_notes,
     plural,
     rng_for,
@@ -48,7 +48,7 @@ from arena.schedule.common import (
     split_sizes,
 )
 from arena.schedule.seating import seat_table
-from arena.schedule.types import RoundPlan, Standing, Table
+from arena.schedule.types import RoundPlan, Standing
 
 PREVIOUS_REPEAT = 1e9
 OLD_REPEAT = 20000.0
@@ -92,32 +92,15 @@ def repeat_weight(age: int) -> float:
     return PREVIOUS_REPEAT if age <= 1 else max(OLD_REPEAT_FLOOR, OLD_REPEAT / age)
 
 
-class SwissScheduler:
+class SwissScheduler(BaseScheduler):
     format = "swiss"
 
-    def __init__(
-        self,
-        bots: list[str],
-        seats: int,
-        *,
-        rounds: int | None = None,
-        seed: int = 0,
-        prefer_byes: bool = False,
-    ) -> None:
-        self.bots = list(bots)
-        self.seats = seats
-        self.seed = seed
-        self.prefer_byes = prefer_byes
-        self.rounds = rounds if rounds is not None else default_swiss_rounds(len(bots), seats)
-        self._index = {b: i for i, b in enumerate(self.bots)}
-
     def total_rounds(self) -> int:
-        return self.rounds
+        if self.requested_rounds is not None:
+            return self.requested_rounds
+        return default_swiss_rounds(len(self.bots), self.seats)
 
-    def plan_round(
-        self, index: int, standings: list[Standing], history: list[RoundPlan]
-    ) -> RoundPlan:
-        check_index(index, self.rounds)
+    def _plan(self, index: int, standings: list[Standing], history: list[RoundPlan]) -> RoundPlan:
         if len(history) != index:
             raise ValueError(
                 f"round {index} is planned after the {index} rounds before it; "
@@ -160,11 +143,7 @@ class SwissScheduler:
                 + ", ".join(self.bots[b] for b in bye)
                 + " (fewest byes, lowest standing)"
             )
-        return RoundPlan(
-            tables=[Table(tuple(self.bots[b] for b in t)) for t in tables],
-            byes=[self.bots[b] for b in bye],
-            note=join_notes(*notes),
-        )
+        return self.named_plan(tables, bye, join_notes(*notes))
 
     def _standings(self, standings: list[Standing]) -> tuple[list[float], list[float]]:
         n = len(self.bots)
@@ -191,7 +170,7 @@ class SwissScheduler:
         for r, plan in enumerate(history):
             w = repeat_weight(len(history) - r)
             for table in plan.tables:
-                ids = [self._id(b) for b in table.seats]
+                ids = [self.bot_id(b) for b in table.seats]
                 if len(ids) < k:
                     for b in ids:
                         small[b] += 1
@@ -201,15 +180,9 @@ class SwissScheduler:
                     for b in ids[i + 1 :]:
                         key = a * n + b if a < b else b * n + a
                         pen[key] = pen.get(key, 0.0) + w
-            for b in plan.byes:
-                byes[self._id(b)] += 1
+            for name in plan.byes:
+                byes[self.bot_id(name)] += 1
         return pen, byes, counts, small
-
-    def _id(self, bot: str) -> int:
-        i = self._index.get(bot)
-        if i is None:
-            raise ValueError(f"history mentions an unknown bot: {bot!r}")
-        return i
 
 
 class Grouper:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from arena.errors import ArenaError
 from arena.store.db import Db, session
@@ -42,8 +42,9 @@ def add_version(
                 select(func.max(BotVersion.version)).where(BotVersion.bot_id == bot.id)
             ).one()
             number = (last or 0) + 1
+        assert bot.id is not None  # stored (flushed): the row has its id
         version = BotVersion(
-            bot_id=bot.id,  # type: ignore[arg-type]
+            bot_id=bot.id,
             version=number,
             command=command,
             image=image,
@@ -57,7 +58,9 @@ def add_version(
 
 def _newest(s: Session, bot_id: int | None) -> BotVersion | None:
     return s.exec(
-        select(BotVersion).where(BotVersion.bot_id == bot_id).order_by(BotVersion.version.desc())  # type: ignore[attr-defined]
+        select(BotVersion)
+        .where(BotVersion.bot_id == bot_id)
+        .order_by(col(BotVersion.version).desc())
     ).first()
 
 

@@ -26,16 +26,16 @@ import os
 import sqlite3
 import urllib.parse
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
-from sqlmodel import Session, create_engine
+from sqlmodel import Session, SQLModel, create_engine
 
 from arena.errors import ArenaError
 
@@ -125,7 +125,7 @@ def _name_errors(eng: Engine) -> None:
     event.listen(eng, "handle_error", tag)
 
 
-def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(dbapi_conn: sqlite3.Connection, _record: object) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA busy_timeout=10000")  # first: the others may wait for a lock
     cur.execute("PRAGMA journal_mode=WAL")
@@ -342,6 +342,41 @@ def session(db: Db = None) -> Iterator[Session]:
     it). Rows stay readable after commit and close, so they can be handed out."""
     with Session(engine_of(db), expire_on_commit=False) as s:
         yield s
+
+
+Row = TypeVar("Row", bound=SQLModel)
+
+
+class HasId(Protocol):
+    id: int | None
+
+
+def add_with_children(db: Db, parent: HasId, children: Sequence[SQLModel], key: str) -> None:
+    """Store a new row and the new rows that point at it (their column ``key`` is set to
+    its id), in one transaction."""
+    with session(db) as s:
+        s.add(parent)
+        s.flush()
+        for child in children:
+            setattr(child, key, parent.id)
+            s.add(child)
+        s.commit()
+
+
+def update(
+    db: Db, table: type[Row], key: int | None, *, also: Sequence[SQLModel] = (), **columns: object
+) -> Row:
+    """Set ``columns`` of the stored row ``key`` of ``table`` (which must exist) and add the
+    new rows ``also``, in one transaction; returns the row."""
+    with session(db) as s:
+        s.add_all(also)
+        row = s.get(table, key)
+        assert row is not None, f"no stored {table.__name__} {key}"
+        for name, value in columns.items():
+            setattr(row, name, value)
+        s.add(row)
+        s.commit()
+        return row
 
 
 def dispose_all() -> None:

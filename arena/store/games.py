@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from sqlmodel import func, select
+from sqlmodel import col, func, select
 
 from arena.status import GameStatus
 from arena.store.db import Db, session
@@ -37,7 +37,7 @@ def of_tournament(db: Db, tid: int) -> list[Game]:
     """Every stored game of a tournament with all its columns (event logs too), in storage
     order: for tools and tests."""
     with session(db) as s:
-        return list(s.exec(select(Game).where(Game.tournament_id == tid).order_by(Game.id)))
+        return list(s.exec(select(Game).where(Game.tournament_id == tid).order_by(col(Game.id))))
 
 
 def placements(db: Db, tid: int) -> Iterator[tuple[list[str], list[int], str]]:
@@ -46,7 +46,7 @@ def placements(db: Db, tid: int) -> Iterator[tuple[list[str], list[int], str]]:
     q = (
         select(Game.seating, Game.ranks, Game.status)
         .where(Game.tournament_id == tid)
-        .order_by(Game.id)
+        .order_by(col(Game.id))
         .execution_options(yield_per=BATCH)
     )
     with session(db) as s:
@@ -56,20 +56,20 @@ def placements(db: Db, tid: int) -> Iterator[tuple[list[str], list[int], str]]:
 
 def _completed(variant: str | None, brutal: bool | None, tournament: int | None) -> Any:
     q = select(Game.id, Match.round_id, Game.seating, Game.ranks).join(
-        Match, Match.id == Game.match_id
+        Match, col(Match.id) == Game.match_id
     )
     q = q.where(Game.status == GameStatus.COMPLETED)
     if variant is not None:
         q = q.where(Game.variant == variant)
     if brutal is not None:
-        q = q.join(Tournament, Tournament.id == Game.tournament_id).where(
+        q = q.join(Tournament, col(Tournament.id) == Game.tournament_id).where(
             Tournament.brutal == brutal
         )
     if tournament is not None:
         q = q.where(Game.tournament_id == tournament)
     # the order of planning (match by match, game by game), not of storage: the same games
     # give the same input whichever match of a round finished first
-    return q.order_by(Game.match_id, Game.index)
+    return q.order_by(col(Game.match_id), col(Game.index))
 
 
 def results(
@@ -90,7 +90,7 @@ def kinds(db: Db) -> list[tuple[str, bool]]:
     """Every (variant, brutal) of which completed games are stored, sorted."""
     q = (
         select(Game.variant, Tournament.brutal)
-        .join(Tournament, Tournament.id == Game.tournament_id)
+        .join(Tournament, col(Tournament.id) == Game.tournament_id)
         .where(Game.status == GameStatus.COMPLETED)
         .distinct()
     )
@@ -104,8 +104,12 @@ def logs(db: Db, after: int, limit: int) -> list[tuple[int, list[int], list[Any]
     with session(db) as s:
         rows = s.exec(
             select(Game.id, Game.choices, Game.events)
-            .where(Game.id > after)
-            .order_by(Game.id)
+            .where(col(Game.id) > after)
+            .order_by(col(Game.id))
             .limit(limit)
         ).all()
-    return [(gid, list(choices or []), list(events or [])) for gid, choices, events in rows]
+    out = []
+    for gid, choices, events in rows:
+        assert gid is not None  # a stored row has its id
+        out.append((gid, list(choices or []), list(events or [])))
+    return out

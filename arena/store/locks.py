@@ -17,9 +17,8 @@ import fcntl
 import os
 import threading
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 from arena.errors import ArenaError
 from arena.store.db import describe, sqlite_file
@@ -47,7 +46,7 @@ class EventLock:
         self.eng = eng
         self.tid = tid
         self.key = (describe(eng.url), tid)
-        self._conn: Any = None
+        self._conn: Connection | None = None
         self._file: Path | None = None
 
     def __enter__(self) -> EventLock:
@@ -113,12 +112,7 @@ class EventLock:
                 self._conn.commit()
                 return
             except Exception:
-                try:
-                    self._conn.invalidate()
-                    self._conn.close()
-                except Exception:
-                    pass
-                self._conn = None
+                self._drop_connection()
             try:
                 self._lock_server()
             except EventRunning:
@@ -128,20 +122,25 @@ class EventLock:
                     "database was unreachable; this run stops"
                 ) from None
 
+    def _drop_connection(self) -> None:
+        """Close the lock's connection for good: closing the session releases its advisory
+        locks, also when the server cannot be told; a locked session never goes back to
+        the pool."""
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        try:
+            conn.invalidate()
+            conn.close()
+        except Exception:
+            pass
+
     def release(self) -> None:
         with _guard:
             if self.key not in _held:
                 return
             _held.discard(self.key)
-            if self._conn is not None:
-                try:
-                    # closing the session releases its advisory locks, also when the
-                    # server cannot be told; never hand a locked session back to the pool
-                    self._conn.invalidate()
-                    self._conn.close()
-                except Exception:
-                    pass
-                self._conn = None
+            self._drop_connection()
             if self._file is not None:
                 fd, count = _files[self._file]
                 try:

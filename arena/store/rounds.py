@@ -7,10 +7,10 @@ games or none of them.
 
 from __future__ import annotations
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from arena.status import MatchStatus, RoundStatus
-from arena.store.db import Db, session
+from arena.store.db import Db, add_with_children, session, update
 from arena.store.models import Game, Match, Round, now
 
 
@@ -20,16 +20,25 @@ def planned(db: Db, tid: int, index: int) -> tuple[Round, list[Match]] | None:
         rnd = s.exec(select(Round).where(Round.tournament_id == tid, Round.index == index)).first()
         if rnd is None:
             return None
-        matches = list(s.exec(select(Match).where(Match.round_id == rnd.id).order_by(Match.table)))
+        matches = list(
+            s.exec(select(Match).where(Match.round_id == rnd.id).order_by(col(Match.table)))
+        )
         return rnd, matches
 
 
 def plans(db: Db, tid: int) -> list[tuple[Round, list[Match]]]:
     """Every stored round of a tournament in order, each with its matches by table."""
     with session(db) as s:
-        rounds = list(s.exec(select(Round).where(Round.tournament_id == tid).order_by(Round.index)))
+        rounds = list(
+            s.exec(select(Round).where(Round.tournament_id == tid).order_by(col(Round.index)))
+        )
         return [
-            (r, list(s.exec(select(Match).where(Match.round_id == r.id).order_by(Match.table))))
+            (
+                r,
+                list(
+                    s.exec(select(Match).where(Match.round_id == r.id).order_by(col(Match.table)))
+                ),
+            )
             for r in rounds
         ]
 
@@ -37,41 +46,24 @@ def plans(db: Db, tid: int) -> list[tuple[Round, list[Match]]]:
 def byes(db: Db, tid: int) -> list[list[str]]:
     """The bots sitting out each stored round of a tournament."""
     with session(db) as s:
-        q = select(Round.byes).where(Round.tournament_id == tid).order_by(Round.index)
+        q = select(Round.byes).where(Round.tournament_id == tid).order_by(col(Round.index))
         return [list(b or []) for b in s.exec(q)]
 
 
 def add(db: Db, rnd: Round, matches: list[Match]) -> tuple[Round, list[Match]]:
     """Store a newly planned round with its matches, in one transaction."""
-    with session(db) as s:
-        s.add(rnd)
-        s.flush()
-        for m in matches:
-            m.round_id = rnd.id  # type: ignore[assignment]
-            s.add(m)
-        s.commit()
-        return rnd, matches
+    add_with_children(db, rnd, matches, "round_id")
+    return rnd, matches
 
 
 def mark_completed(db: Db, round_id: int | None) -> None:
     """Record that every match of the round is stored."""
-    with session(db) as s:
-        row = s.get(Round, round_id)
-        assert row is not None
-        row.status = RoundStatus.COMPLETED
-        s.add(row)
-        s.commit()
+    update(db, Round, round_id, status=RoundStatus.COMPLETED)
 
 
 def start_match(db: Db, match_id: int | None) -> None:
     """Record that a match's games are being played."""
-    with session(db) as s:
-        row = s.get(Match, match_id)
-        assert row is not None
-        row.status = MatchStatus.RUNNING
-        row.started = now()
-        s.add(row)
-        s.commit()
+    update(db, Match, match_id, status=MatchStatus.RUNNING, started=now())
 
 
 def match_completed(db: Db, match_id: int | None) -> bool:
@@ -83,11 +75,4 @@ def match_completed(db: Db, match_id: int | None) -> bool:
 
 def complete_match(db: Db, match_id: int | None, games: list[Game]) -> None:
     """The match's games and its completion, in one transaction."""
-    with session(db) as s:
-        s.add_all(games)
-        row = s.get(Match, match_id)
-        assert row is not None
-        row.status = MatchStatus.COMPLETED
-        row.finished = now()
-        s.add(row)
-        s.commit()
+    update(db, Match, match_id, also=games, status=MatchStatus.COMPLETED, finished=now())

@@ -6,17 +6,19 @@ without its event log and choices (those are streamed by ``games.logs``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 
+from arena.status import GameStatus
 from arena.store.db import Db, session
 from arena.store.models import Entry, Game, Match, Round, Tournament
 
 
-class LightGame(NamedTuple):
+@dataclass
+class LightGame:
     """A stored game without its event log and choices."""
 
     id: int
@@ -33,8 +35,13 @@ class LightGame(NamedTuple):
     faults: list[dict[str, Any]]
     played: datetime | None
 
+    @property
+    def completed(self) -> bool:
+        return self.status == GameStatus.COMPLETED
 
-_LIGHT = tuple(getattr(Game, name) for name in LightGame._fields)
+
+_NAMES = tuple(f.name for f in fields(LightGame))
+_LISTS = ("seating", "ranks", "totals", "faults")  # JSON columns, NULL read as empty
 
 
 @dataclass
@@ -48,22 +55,16 @@ class Snapshot:
 
 def read(db: Db) -> Snapshot:
     with session(db) as s:
-        tournaments = list(s.exec(select(Tournament).order_by(Tournament.id)))
-        entries = list(s.exec(select(Entry).order_by(Entry.id)))
-        rounds = list(s.exec(select(Round).order_by(Round.tournament_id, Round.index)))
-        matches = list(s.exec(select(Match).order_by(Match.round_id, Match.table)))
-        rows = s.exec(select(*_LIGHT).order_by(Game.id)).all()
-    games = [
-        LightGame(
-            *r[:6],
-            list(r[6] or []),  # type: ignore[arg-type]
-            list(r[7] or []),
-            list(r[8] or []),
-            r[9],
-            r[10],
-            list(r[11] or []),
-            r[12],
-        )
-        for r in rows
-    ]
+        tournaments = list(s.exec(select(Tournament).order_by(col(Tournament.id))))
+        entries = list(s.exec(select(Entry).order_by(col(Entry.id))))
+        rounds = list(s.exec(select(Round).order_by(col(Round.tournament_id), col(Round.index))))
+        matches = list(s.exec(select(Match).order_by(col(Match.round_id), col(Match.table))))
+        rows = s.exec(select(*(col(getattr(Game, n)) for n in _NAMES)).order_by(col(Game.id)))
+        games = [_light(dict(zip(_NAMES, r, strict=True))) for r in rows]
     return Snapshot(tournaments, entries, rounds, matches, games)
+
+
+def _light(values: dict[str, Any]) -> LightGame:
+    for name in _LISTS:
+        values[name] = list(values[name] or [])
+    return LightGame(**values)

@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from sqlmodel import func, select
+from sqlmodel import col, func, select
 
 from arena.status import TournamentStatus
-from arena.store.db import Db, session
+from arena.store.db import Db, add_with_children, session, update
 from arena.store.models import Entry, Game, Tournament, now
 
 
 def create(db: Db, tournament: Tournament, entries: list[Entry]) -> int:
     """Store a new tournament with its entries in one transaction; returns its id."""
-    with session(db) as s:
-        s.add(tournament)
-        s.flush()
-        for e in entries:
-            e.tournament_id = tournament.id  # type: ignore[assignment]
-            s.add(e)
-        s.commit()
-        assert tournament.id is not None
-        return tournament.id
+    add_with_children(db, tournament, entries, "tournament_id")
+    assert tournament.id is not None
+    return tournament.id
 
 
 def get(db: Db, tid: int) -> tuple[Tournament, list[Entry]] | None:
@@ -28,29 +22,22 @@ def get(db: Db, tid: int) -> tuple[Tournament, list[Entry]] | None:
         t = s.get(Tournament, tid)
         if t is None:
             return None
-        entries = list(s.exec(select(Entry).where(Entry.tournament_id == tid).order_by(Entry.id)))
+        entries = list(
+            s.exec(select(Entry).where(Entry.tournament_id == tid).order_by(col(Entry.id)))
+        )
     return t, entries
 
 
 def with_game_counts(db: Db) -> list[tuple[Tournament, int]]:
     """Every tournament by id, with its number of stored games (counted by the database)."""
     with session(db) as s:
-        counts = dict(
-            s.exec(
-                select(Game.tournament_id, func.count()).group_by(Game.tournament_id)  # type: ignore[arg-type]
-            ).all()
+        counts: dict[int | None, int] = dict(
+            s.exec(select(Game.tournament_id, func.count()).group_by(col(Game.tournament_id))).all()
         )
-        every = s.exec(select(Tournament).order_by(Tournament.id))
+        every = s.exec(select(Tournament).order_by(col(Tournament.id)))
         return [(t, counts.get(t.id, 0)) for t in every]
 
 
 def mark_completed(db: Db, tid: int) -> Tournament:
     """Record that every round of the tournament is played."""
-    with session(db) as s:
-        t = s.get(Tournament, tid)
-        assert t is not None
-        t.status = TournamentStatus.COMPLETED
-        t.finished = now()
-        s.add(t)
-        s.commit()
-        return t
+    return update(db, Tournament, tid, status=TournamentStatus.COMPLETED, finished=now())

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from arenacli import run_arena
 from sqlmodel import Session, create_engine, select
 
 from arena.bots import Policy
@@ -34,15 +33,7 @@ KEYS = [
 
 
 def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-        env={**os.environ, "COLUMNS": "120"},
-        check=False,
-    )
+    return run_arena(*args, columns=120)
 
 
 def event(url: str, variant: str, brutal: bool, policies: list[str], seed: int) -> int:

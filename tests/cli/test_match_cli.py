@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
+
+from arenacli import run_arena
 
 ROOT = Path(__file__).resolve().parents[2]
 EX = "bots/examples/python"
@@ -15,15 +16,7 @@ EX = "bots/examples/python"
 def arena(
     *args: str, timeout: float = 300, env_extra: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=timeout,
-        check=False,
-        env={**os.environ, "COLUMNS": "160", **(env_extra or {})},
-    )
+    return run_arena(*args, columns=160, env=env_extra, timeout=timeout)
 
 
 def test_match_json_reports_games_and_seats(tmp_path: Path) -> None:

@@ -13,99 +13,40 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import socket
-import subprocess
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hostkit import HostListener, docker_client, host_address, host_listener, with_base_image
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "bots" / "examples" / "python"
 TEST_BOTS = Path(__file__).resolve().parent / "bots"
-BASE = "flip7/python-base:latest"
-UNDER_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
-def _unavailable(message: str) -> None:
-    if UNDER_CI:
-        pytest.fail(f"{message} (CI must run the Docker runtime tests)")
-    pytest.skip(message)
+DUTY = "run the Docker runtime tests"
 
 
 @pytest.fixture(scope="session")
 def docker_engine() -> Any:
-    try:
-        import docker
-    except ImportError:
-        _unavailable("the 'docker' Python package is not installed")
-    try:
-        client = docker.from_env()
-        client.ping()
-    except Exception as e:
-        _unavailable(f"no Docker engine: {e}")
-    return client
-
-
-@dataclass(frozen=True)
-class ProbeTarget:
-    host: str  # the host's non-loopback address
-    port: int
-    listener: socket.socket
-
-    def connections(self) -> int:
-        """Connections that reached the listener (accepted now, none pending after)."""
-        n = 0
-        self.listener.setblocking(False)
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except BlockingIOError:
-                return n
-            conn.close()
-            n += 1
-
-
-def _host_address() -> str:
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route
-        addr = str(s.getsockname()[0])
-        if not addr.startswith("127."):
-            return addr
-    return "192.0.2.1"
+    return docker_client(DUTY)
 
 
 @pytest.fixture(scope="session")
-def probe_target() -> Iterator[ProbeTarget]:
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("0.0.0.0", 0))
-    listener.listen(16)
-    try:
-        yield ProbeTarget(_host_address(), listener.getsockname()[1], listener)
-    finally:
-        listener.close()
+def probe_target() -> Iterator[HostListener]:
+    # without a non-loopback address the probe aims at a documentation address (TEST-NET)
+    with host_listener(host_address() or "192.0.2.1") as listener:
+        yield listener
 
 
 @pytest.fixture(scope="session")
-def images(docker_engine: Any, probe_target: ProbeTarget) -> dict[str, str]:
+def images(docker_engine: Any, probe_target: HostListener) -> dict[str, str]:
     """name -> tag of every image the tests use."""
     from arena.runtime.build import build_image
 
-    try:
-        docker_engine.images.get(BASE)
-    except Exception:
-        script = ROOT / "docker" / "base-image" / "build.sh"
-        r = subprocess.run(
-            ["bash", str(script)], capture_output=True, text=True, timeout=1800, check=False
-        )
-        if r.returncode != 0:
-            _unavailable(f"cannot build {BASE} with {script}:\n{r.stderr[-3000:]}")
+    with_base_image(docker_engine, DUTY)
     tags: dict[str, str] = {}
     contexts = {name: EXAMPLES / name for name in ("random", "threshold", "ev")}
     contexts |= {

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 import shutil
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
+from arenacli import run_arena
 
 from arena.runtime.build_sandbox import BuildLimits
 
@@ -26,15 +25,7 @@ TINY_BOT = "from arena.sdk import run\n\nrun(lambda req: 0, name='first-option')
 
 
 def arena(*args: str, db: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena", *args, "--db", f"sqlite:///{db}"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=timeout,
-        check=False,
-        env={**os.environ, "COLUMNS": "200"},
-    )
+    return run_arena(*args, "--db", f"sqlite:///{db}", timeout=timeout)
 
 
 def registered(db: Path) -> dict[str, Any]:

@@ -29,6 +29,7 @@ variants = st.sampled_from(sorted(RULES))
 seat_counts = st.integers(1, 18)
 seeds = st.integers(0, 2**32 - 1)
 policies = st.sampled_from(POLICY_SPECS)
+hit_probabilities = st.sampled_from([0.0, 0.3, 0.6, 0.85, 1.0])
 # a seeded game of any variant, table size and policy: @given(**GAMES)
 GAMES = {"variant": variants, "seats": seat_counts, "seed": seeds, "policy": policies}
 
@@ -49,6 +50,20 @@ def play_to_end(g: Game, choose: Chooser) -> Game:
             return g
         g.step(choose(g))
     raise AssertionError(f"game not over after {MAX_STEPS} steps")
+
+
+def random_chooser(rng: random.Random, p_hit: float) -> Chooser:
+    """Option indices from ``helpers.random_policy``: hit with probability ``p_hit``, any
+    other choice uniformly at random."""
+    from helpers import random_policy
+
+    policy = random_policy(rng, p_hit)
+
+    def choose(g: Game) -> int:
+        d = g.decision
+        return list(d.options).index(policy(d))
+
+    return choose
 
 
 def chooser(spec: str, seats: int, seed: int) -> Chooser:

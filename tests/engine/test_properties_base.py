@@ -10,9 +10,18 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from helpers import BASE, deck_multiset, random_policy
-from hypothesis import HealthCheck, given, settings
+from helpers import BASE, deck_multiset
+from hypothesis import given
 from hypothesis import strategies as st
+from search_helpers import (
+    MAX_STEPS,
+    examples,
+    hit_probabilities,
+    play_to_end,
+    random_chooser,
+    seat_counts,
+    seeds,
+)
 
 from engine import (
     ACTIVE,
@@ -26,46 +35,18 @@ from engine import (
 )
 
 GAMES_PER_EXAMPLE = 5
-# Observed maxima over 3000 random games: ~900 decisions, ~60 rounds. The bounds leave a
-# wide margin; a game that exceeds them is looping, not unlucky.
-MAX_STEPS = 20_000
+# Observed maxima over 3000 random games: ~900 decisions (MAX_STEPS: 20,000), ~60 rounds.
+# The bounds leave a wide margin; a game that exceeds them is looping, not unlucky.
 MAX_ROUNDS = 250
 
-SETTINGS = settings(
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
-)
-
-seats_st = st.integers(min_value=1, max_value=18)
-seed_st = st.integers(min_value=0, max_value=2**32 - 1)
-p_hit_st = st.sampled_from([0.0, 0.3, 0.6, 0.85, 1.0])
+SETTINGS = examples(200)
 
 
 def _games(seats: int, seed: int, p_hit: float):
     """Yield (game, chooser) pairs for GAMES_PER_EXAMPLE fresh games."""
     for k in range(GAMES_PER_EXAMPLE):
         s = seed + k
-        yield Game(BASE, seats, s), _chooser(random.Random(s ^ 0x5EED), p_hit)
-
-
-def _chooser(rng: random.Random, p_hit: float):
-    policy = random_policy(rng, p_hit)
-
-    def choose(g: Game) -> int:
-        d = g.decision
-        return list(d.options).index(policy(d))
-
-    return choose
-
-
-def _play(g: Game, choose) -> None:
-    for _ in range(MAX_STEPS):
-        if g.over:
-            return
-        g.step(choose(g))
-    raise AssertionError(f"game not over after {MAX_STEPS} steps")
+        yield Game(BASE, seats, s), random_chooser(random.Random(s ^ 0x5EED), p_hit)
 
 
 def _check_decision(g: Game) -> None:
@@ -106,7 +87,7 @@ def _check_cards(g: Game) -> None:
 
 # ---------------------------------------------------------------- card accounting
 @SETTINGS
-@given(seats=seats_st, seed=seed_st, p_hit=p_hit_st)
+@given(seats=seat_counts, seed=seeds, p_hit=hit_probabilities)
 def test_prop_cards_accounted_for_and_decisions_legal_after_every_step(seats, seed, p_hit):
     """X2/B1: every card is in exactly one place after every step; every decision offered
     is legal; round scores are ≥ 0 and totals never decrease (B7, X1)."""
@@ -140,12 +121,12 @@ def test_prop_cards_accounted_for_and_decisions_legal_after_every_step(seats, se
 
 # ---------------------------------------------------------------- rounds and the end
 @SETTINGS
-@given(seats=seats_st, seed=seed_st, p_hit=p_hit_st)
+@given(seats=seat_counts, seed=seeds, p_hit=hit_probabilities)
 def test_prop_games_end_within_bounds_with_a_correct_winner(seats, seed, p_hit):
     """X1: every game ends (bounded steps and rounds); the winners hold the top total,
     which is ≥ 200; a shared win only after the tie rounds ran out. X3: dealers rotate."""
     for g, choose in _games(seats, seed, p_hit):
-        _play(g, choose)
+        play_to_end(g, choose)
         assert g.round <= MAX_ROUNDS
         totals = [p.total for p in g.players]
         top = max(totals)
@@ -185,11 +166,11 @@ def _check_round_structure(g: Game, seats: int) -> None:
 
 # ---------------------------------------------------------------- determinism
 @SETTINGS
-@given(seats=seats_st, seed=seed_st, p_hit=p_hit_st)
+@given(seats=seat_counts, seed=seeds, p_hit=hit_probabilities)
 def test_prop_replay_reproduces_identical_events(seats, seed, p_hit):
     """Determinism: (ruleset, seats, seed, choices) reproduces the game exactly."""
     for g, choose in _games(seats, seed, p_hit):
-        _play(g, choose)
+        play_to_end(g, choose)
         r = Game.replay(BASE, seats, g.seed, g.choices)
         assert r.over
         assert r.events == g.events
@@ -198,13 +179,13 @@ def test_prop_replay_reproduces_identical_events(seats, seed, p_hit):
 
 
 @SETTINGS
-@given(seats=seats_st, seed=seed_st)
+@given(seats=seat_counts, seed=seeds)
 def test_prop_auto_single_off_gives_the_same_game_with_more_decisions(seats, seed):
     """X9: asking single-option decisions (auto_single off) and answering them with their
     only option plays out exactly the same game."""
     rules = BASE.with_options(auto_single=False)
     for g, choose in _games(seats, seed, 0.6):
-        _play(g, choose)
+        play_to_end(g, choose)
         h = Game(rules, seats, g.seed)
         answers = iter(g.choices)
         while not h.over:
@@ -218,16 +199,14 @@ def _drawn(events) -> list[str]:
     return [e[2] for e in events if e[0] in ("deal", "draw", "set_aside")]
 
 
-@settings(
-    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
-@given(seats=seats_st, seed=seed_st, p_hit=p_hit_st, data=st.data())
+@examples(120)
+@given(seats=seat_counts, seed=seeds, p_hit=hit_probabilities, data=st.data())
 def test_prop_public_history_depends_only_on_drawn_cards(seats, seed, p_hit, data):
     """X10: cut a game at any step before its first reshuffle; rebuild it with the same
     drawn cards on top of a *different* hidden order of the rest. The event log, the
     pending decision and g.unseen() are identical — nothing reveals undrawn cards."""
     for g, choose in _games(seats, seed, p_hit):
-        _play(g, choose)
+        play_to_end(g, choose)
         first = next((i for i, e in enumerate(g.events) if e[0] == "reshuffle"), None)
         # the largest number of choices whose events stay before the first reshuffle
         limit = len(g.choices)

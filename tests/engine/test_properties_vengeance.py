@@ -13,9 +13,17 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from helpers import random_policy
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from search_helpers import (
+    MAX_STEPS,
+    examples,
+    hit_probabilities,
+    play_to_end,
+    random_chooser,
+    seat_counts,
+    seeds,
+)
 
 from engine import (
     ACTIVE,
@@ -41,21 +49,11 @@ DECK_SIZE = 108
 MODIFIERS = ("/2", "-2", "-4", "-6", "-8", "-10")
 
 GAMES_PER_EXAMPLE = 5
-# Observed maxima over 600 random games: ~1200 decisions, ~55 rounds. The bounds leave a
-# wide margin; a game that exceeds them is looping, not unlucky.
-MAX_STEPS = 20_000
+# Observed maxima over 600 random games: ~1200 decisions (MAX_STEPS: 20,000), ~55 rounds.
+# The bounds leave a wide margin; a game that exceeds them is looping, not unlucky.
 MAX_ROUNDS = 300
 
-SETTINGS = settings(
-    max_examples=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
-)
-
-seats_st = st.integers(min_value=1, max_value=18)
-seed_st = st.integers(min_value=0, max_value=2**32 - 1)
-p_hit_st = st.sampled_from([0.0, 0.3, 0.6, 0.85, 1.0])
+SETTINGS = examples(150)
 brutal_st = st.booleans()
 
 
@@ -111,29 +109,11 @@ def _rules(brutal: bool) -> Ruleset:
     return BRUTAL if brutal else VEN
 
 
-def _chooser(rng: random.Random, p_hit: float):
-    policy = random_policy(rng, p_hit)
-
-    def choose(g: Game) -> int:
-        d = g.decision
-        return list(d.options).index(policy(d))
-
-    return choose
-
-
 def _games(seats: int, seed: int, p_hit: float, brutal: bool, cls=Game) -> Iterator[tuple]:
     """Yield (game, chooser) pairs for GAMES_PER_EXAMPLE fresh games."""
     for k in range(GAMES_PER_EXAMPLE):
         s = seed + k
-        yield cls(_rules(brutal), seats, s), _chooser(random.Random(s ^ 0xBADC0DE), p_hit)
-
-
-def _play(g: Game, choose) -> None:
-    for _ in range(MAX_STEPS):
-        if g.over:
-            return
-        g.step(choose(g))
-    raise AssertionError(f"game not over after {MAX_STEPS} steps")
+        yield cls(_rules(brutal), seats, s), random_chooser(random.Random(s ^ 0xBADC0DE), p_hit)
 
 
 # ---------------------------------------------------------------- invariants
@@ -261,7 +241,7 @@ def _check_round_structure(g: Game) -> None:
 
 # ---------------------------------------------------------------- card accounting
 @SETTINGS
-@given(seats=seats_st, seed=seed_st, p_hit=p_hit_st, brutal=brutal_st)
+@given(seats=seat_counts, seed=seeds, p_hit=hit_probabilities, brutal=brutal_st)
 def test_prop_108_cards_accounted_for_and_decisions_legal_after_every_step(
     seats, seed, p_hit, brutal
 ):
@@ -288,13 +268,13 @@ def test_prop_108_cards_accounted_for_and_decisions_legal_after_every_step(
 
 # ---------------------------------------------------------------- scores and the end
 @SETTINGS
-@given(seats=seats_st, seed=seed_st, p_hit=p_hit_st, brutal=brutal_st)
+@given(seats=seat_counts, seed=seeds, p_hit=hit_probabilities, brutal=brutal_st)
 def test_prop_games_end_within_bounds_and_scores_add_up(seats, seed, p_hit, brutal):
     """X1: every game ends within bounded steps and rounds with the top total (≥ target)
     winning; V6/V8: every round score is the line's score by the rules (≥ 0 unless
     Brutal), totals are the round scores minus the Brutal −15 penalties."""
     for g, choose in _games(seats, seed, p_hit, brutal, cls=WatchedGame):
-        _play(g, choose)
+        play_to_end(g, choose)
         ends = [e for e in g.events if e[0] == "round_end"]
         assert len(g.tables) == len(ends)
         for (declined, lines), end in zip(g.tables, ends, strict=True):
@@ -315,11 +295,11 @@ def test_prop_games_end_within_bounds_and_scores_add_up(seats, seed, p_hit, brut
 
 # ---------------------------------------------------------------- determinism
 @SETTINGS
-@given(seats=seats_st, seed=seed_st, p_hit=p_hit_st, brutal=brutal_st)
+@given(seats=seat_counts, seed=seeds, p_hit=hit_probabilities, brutal=brutal_st)
 def test_prop_replay_reproduces_identical_events(seats, seed, p_hit, brutal):
     """Determinism: (ruleset, seats, seed, choices) reproduces the game exactly."""
     for g, choose in _games(seats, seed, p_hit, brutal):
-        _play(g, choose)
+        play_to_end(g, choose)
         r = Game.replay(_rules(brutal), seats, g.seed, g.choices)
         assert r.over
         assert r.events == g.events
@@ -328,16 +308,14 @@ def test_prop_replay_reproduces_identical_events(seats, seed, p_hit, brutal):
         assert [p.total for p in r.players] == [p.total for p in g.players]
 
 
-@settings(
-    max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
-@given(seats=seats_st, seed=seed_st, brutal=brutal_st)
+@examples(60)
+@given(seats=seat_counts, seed=seeds, brutal=brutal_st)
 def test_prop_auto_single_off_gives_the_same_game_with_more_decisions(seats, seed, brutal):
     """X9: asking single-option decisions and answering them with their only option plays
     out exactly the same game."""
     rules = _rules(brutal).with_options(auto_single=False)
     for g, choose in _games(seats, seed, 0.6, brutal):
-        _play(g, choose)
+        play_to_end(g, choose)
         h = Game(rules, seats, g.seed)
         answers = iter(g.choices)
         while not h.over:
@@ -389,7 +367,7 @@ def _decision_labels(d) -> list[str]:
 
 
 @SETTINGS
-@given(seats=seats_st, seed=seed_st, p_hit=p_hit_st, brutal=brutal_st)
+@given(seats=seat_counts, seed=seeds, p_hit=hit_probabilities, brutal=brutal_st)
 def test_prop_events_never_mention_a_card_before_it_is_drawn(seats, seed, p_hit, brutal):
     """X10: the deal/draw/set_aside events are exactly the cards taken from the deck, in
     order; every other event and every decision mentions only cards already revealed."""
@@ -416,17 +394,15 @@ def _drawn(events) -> list[str]:
     return [e[2] for e in events if e[0] in REVEAL]
 
 
-@settings(
-    max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
-@given(seats=seats_st, seed=seed_st, p_hit=p_hit_st, brutal=brutal_st, data=st.data())
+@examples(100)
+@given(seats=seat_counts, seed=seeds, p_hit=hit_probabilities, brutal=brutal_st, data=st.data())
 def test_prop_public_history_depends_only_on_drawn_cards(seats, seed, p_hit, brutal, data):
     """X10: cut a game at a step before its first reshuffle and rebuild it with the same
     drawn cards on top of a different hidden order of the rest: the event log, the pending
     decision and g.unseen() are identical, so nothing reveals an undrawn card."""
     rules = _rules(brutal)
     for g, choose in _games(seats, seed, p_hit, brutal):
-        _play(g, choose)
+        play_to_end(g, choose)
         # the number of choices whose events stay clear of the first reshuffle
         probe = Game(rules, seats, g.seed)
         limit = 0
@@ -441,7 +417,7 @@ def test_prop_public_history_depends_only_on_drawn_cards(seats, seed, p_hit, bru
             continue  # the deal of the first round itself reshuffled (cannot happen at k=0)
         drawn = _drawn(a.events)
         hidden = list((Counter(c.label for c in rules.cards) - Counter(drawn)).elements())
-        random.Random(data.draw(seed_st, label="hidden")).shuffle(hidden)
+        random.Random(data.draw(seeds, label="hidden")).shuffle(hidden)
         b = Game.replay(rules, seats, g.seed + 1, g.choices[:k], deck=drawn + hidden)
         assert b.events == a.events
         assert b.unseen() == a.unseen()

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hostkit import UNDER_CI
 from scripted_arena import Transcript, converse
 
 from arena.bots import Command
@@ -27,7 +28,6 @@ from arena.match import BotEntry, MatchResult, MatchSpec, run_match
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "bots" / "examples"
-UNDER_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 TOOLCHAIN_MISSING = 3  # every build.sh exits 3 when a tool or a Debian package is absent
 
 

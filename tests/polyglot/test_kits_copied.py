@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import LANGUAGES, ROOT, UNDER_CI, build_copy, build_output, copy_kit, play_python_bots
+from hostkit import docker_client
+from kit import (
+    LANGUAGES,
+    ROOT,
+    UNDER_CI,
+    build_copy,
+    build_output,
+    copy_kit,
+    play_python_bots,
+)
 
 PROTO_MISSING = 4  # every build.sh exits 4 when it finds no protocol file
 NODE_BASE = "flip7/node-base:latest"
@@ -82,16 +91,7 @@ def test_a_kit_without_its_proto_builds_from_one_named_explicitly(outside: Path)
 
 
 def _docker() -> Any:
-    try:
-        import docker
-
-        client = docker.from_env()
-        client.ping()
-    except Exception as e:
-        if UNDER_CI:
-            pytest.fail(f"no Docker engine: {e} (CI must test bot submit of a copied kit)")
-        pytest.skip(f"no Docker engine: {e}")
-    return client
+    return docker_client("test bot submit of a copied kit")
 
 
 def _node_base(client: Any) -> None:

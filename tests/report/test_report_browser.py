@@ -10,13 +10,13 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hostkit import UNDER_CI
 from reportkit import XSS, Site
 from sqlmodel import Session, select
 
@@ -35,7 +35,6 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-UNDER_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 

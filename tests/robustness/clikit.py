@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from arenacli import run_arena
 from sqlalchemy import create_engine, text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,8 +52,11 @@ def files(path: Path) -> set[str]:
     return {str(p.relative_to(path)) for p in path.rglob("*")}
 
 
+_DROPPED = ("ARENA_DB", "ARENA_DB_RETRY")  # a test names its database itself
+
+
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("ARENA_DB", "ARENA_DB_RETRY")}
+    env = {k: v for k, v in os.environ.items() if k not in _DROPPED}
     env.update({"COLUMNS": "200", "ARENA_LOG": "WARNING", **(extra or {})})
     return env
 
@@ -61,15 +65,8 @@ def arena(
     *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
     """The real CLI in a subprocess."""
-    return subprocess.run(
-        [sys.executable, "-m", "arena", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd or ROOT,
-        env=_env(env),
-        timeout=timeout,
-        check=False,
-    )
+    extra = {"ARENA_LOG": "WARNING", **(env or {})}
+    return run_arena(*args, env=extra, drop=_DROPPED, cwd=cwd, timeout=timeout)
 
 
 def arena_popen(

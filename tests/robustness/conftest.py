@@ -11,7 +11,6 @@ the command line).
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import tempfile
@@ -21,6 +20,7 @@ from typing import Any
 
 import pytest
 from clikit import Ran
+from hostkit import docker_client
 from robustkit import need_mode
 
 from arena.runtime import sandbox
@@ -87,22 +87,10 @@ def cli(workdir: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Callable[
     dispose_all()
 
 
-UNDER_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
 @pytest.fixture(scope="session")
 def docker_engine() -> Any:
     """A real Docker engine; without one the test skips (under CI it fails)."""
-    try:
-        import docker
-
-        client = docker.from_env()
-        client.ping()
-    except Exception as e:
-        if UNDER_CI:
-            pytest.fail(f"no Docker engine: {e} (CI must test the container runtime)")
-        pytest.skip(f"no Docker engine: {e}")
-    return client
+    return docker_client("test the container runtime")
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hostkit import UNDER_CI
 
 from arena.bots import Command
 from arena.faults import FaultPolicy
@@ -30,7 +31,6 @@ HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
 EXAMPLES = ROOT / "bots" / "examples" / "python"
 TEST_BOTS = ROOT / "tests" / "bots"
-UNDER_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 # bots here answer in milliseconds: a loaded machine never comes near these limits
 POLICY = FaultPolicy(
     deadline=1.0, time_bank=5.0, max_strikes=3, start_timeout=30.0, reconnect_grace=2.0

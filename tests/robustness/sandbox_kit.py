@@ -9,86 +9,39 @@ docker/base-image/build.sh when the engine lacks it.
 from __future__ import annotations
 
 import contextlib
-import os
-import socket
-import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hostkit import BASE, HostListener, docker_client, host_address, host_listener, with_base_image
+from hostkit import unavailable as _unavailable
 
-ROOT = Path(__file__).resolve().parents[2]
-BASE = "flip7/python-base:latest"
-UNDER_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+DUTY = "run the build sandbox tests"
+Listener = HostListener
+
+__all__ = ["BASE", "Listener", "context", "engine", "leftovers", "listener", "unavailable"]
 
 
 def unavailable(message: str) -> None:
-    if UNDER_CI:
-        pytest.fail(f"{message} (CI must run the build sandbox tests)")
-    pytest.skip(message)
+    _unavailable(message, DUTY)
 
 
 @pytest.fixture(scope="session")
 def engine() -> Any:
     """The Docker engine, with the offline Python base image in it."""
-    try:
-        import docker
-
-        client = docker.from_env()
-        client.ping()
-    except Exception as e:
-        unavailable(f"no Docker engine: {e}")
-    try:
-        client.images.get(BASE)
-    except Exception:
-        script = ROOT / "docker" / "base-image" / "build.sh"
-        r = subprocess.run(
-            ["bash", str(script)], capture_output=True, text=True, timeout=1800, check=False
-        )
-        if r.returncode != 0:
-            unavailable(f"cannot build {BASE} with {script}:\n{r.stderr[-3000:]}")
+    client = docker_client(DUTY)
+    with_base_image(client, DUTY)
     return client
 
 
-@dataclass(frozen=True)
-class Listener:
-    host: str  # the machine's non-loopback address
-    port: int
-    sock: socket.socket
-
-    def connections(self) -> int:
-        """Connections that reached the listener so far (each accepted and closed)."""
-        n = 0
-        self.sock.setblocking(False)
-        while True:
-            try:
-                conn, _ = self.sock.accept()
-            except BlockingIOError:
-                return n
-            conn.close()
-            n += 1
-
-
-def _host_address() -> str:
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("192.0.2.1", 9))  # picks the route; no packet is sent
-        addr = str(s.getsockname()[0])
-        if not addr.startswith("127."):
-            return addr
-    pytest.skip("this machine has no non-loopback address to listen on")
-
-
 @pytest.fixture
-def listener() -> Iterator[Listener]:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("0.0.0.0", 0))
-    sock.listen(16)
-    try:
-        yield Listener(_host_address(), sock.getsockname()[1], sock)
-    finally:
-        sock.close()
+def listener() -> Iterator[HostListener]:
+    host = host_address()
+    if host is None:
+        pytest.skip("this machine has no non-loopback address to listen on")
+    with host_listener(host) as found:
+        yield found
 
 
 def context(tmp: Path, dockerfile: str, files: dict[str, bytes] | None = None) -> Path:

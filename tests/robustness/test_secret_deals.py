@@ -66,7 +66,14 @@ def cracker_tournament(url: str, seed: int | None) -> tuple[int, list[dict[str, 
     entries = [EntrySpec("cracker", Command(CRACKER))]
     entries += [EntrySpec(p, Policy(p)) for p in OPPONENTS]
     cfg = TournamentConfig(
-        format="swiss", entries=entries, seats=4, rounds=2, games=6, seed=seed, variant="base"
+        format="swiss",
+        entries=entries,
+        seats=4,
+        rounds=2,
+        games=6,
+        seed=seed,
+        variant="base",
+        isolation="match",  # each match's log is complete when it is stored
     )
     tid = create_tournament(cfg, url)
     runner = LogKeepingRunner(url, tid)

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
-import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import pytest
+from arenacli import run_arena
 from sqlmodel import Session, create_engine, select
 
 from arena.bots import Policy
@@ -188,15 +187,7 @@ def test_swiss_pairs_by_the_current_fit_of_the_events_games(
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-        env={**os.environ, "COLUMNS": "140"},
-        check=False,
-    )
+    return run_arena(*args, columns=140)
 
 
 def test_tournament_command_shows_the_rating_rank_and_the_winners_los(db_url: str) -> None:
