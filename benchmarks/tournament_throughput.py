@@ -167,8 +167,8 @@ def p99_one_game_at_a_time(batches: bool, compiled: bool) -> float:
 
 
 def ensure_cpp() -> None:
-    if not (CPP / "build" / "flip7-bot").exists():
-        subprocess.run(["bash", str(CPP / "build.sh")], check=True)
+    """Build (or bring up to date) the C++ starter bot: a stale binary may predate batches."""
+    subprocess.run(["bash", str(CPP / "build.sh")], check=True, stdout=subprocess.DEVNULL)
 
 
 def table(rows: list[tuple[str, dict[str, float]]], top: float) -> None:
