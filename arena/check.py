@@ -18,6 +18,7 @@ from arena.bots import BotSource, Command, Image, Policy
 from arena.faults import FaultKind, FaultPolicy
 from arena.gateway.link import BotLink
 from arena.match import BotEntry, MatchResult, MatchSpec, run_match
+from arena.protocol import pb
 from arena.status import GameStatus
 from engine import DECISION_KINDS
 
@@ -97,13 +98,14 @@ def kick_after(answers: int) -> Callable[[BotLink], None]:
     def install(link: BotLink) -> None:
         answer = link.on_answer
 
-        def on_answer(msg: Any) -> None:
+        def on_answer(msg: pb.Answer) -> None:
             before = link.stats.answers
             answer(msg)
             if before < answers <= link.stats.answers:
                 asyncio.get_running_loop().call_soon(link.kick)
 
-        link.on_answer = on_answer  # type: ignore[method-assign]
+        # the check's own instrument on this one link: wrap its answer handler
+        link.on_answer = on_answer  # type: ignore[method-assign,assignment]
 
     return install
 

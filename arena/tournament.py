@@ -425,13 +425,13 @@ class TournamentRunner:
         key = t.deal_key()
         rnd = Round(tournament_id=self.tid, index=index, byes=list(plan.byes), note=plan.note)
         matches = [
-            Match(
-                tournament_id=self.tid,
-                table=i,
-                seats=list(table.seats),
-                seed=key.seed("round", index, "table", i),
-                games=t.games_per_match,
-            )
+            {
+                "tournament_id": self.tid,
+                "table": i,
+                "seats": list(table.seats),
+                "seed": key.seed("round", index, "table", i),
+                "games": t.games_per_match,
+            }
             for i, table in enumerate(plan.tables)
         ]
         return rounds.add(self.eng, rnd, matches)

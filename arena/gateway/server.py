@@ -230,7 +230,7 @@ class Gateway(pb_grpc.ArenaServicer):
     # ------------------------------------------------------------ the stream
     async def Play(
         self, request_iterator: AsyncIterator[pb.BotMessage], context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[pb.ArenaMessage]:
+    ) -> AsyncIterator[pb.ArenaMessage | bytes]:  # bytes: messages encoded by arena.protocol.wire
         peer = context.peer()
         host = peer_host(peer)
         lim = self.limits

@@ -11,7 +11,7 @@ from arena.protocol import pb
 from arena.protocol.convert import event_pb
 
 
-def error(code: int, message: str) -> pb.ArenaMessage:
+def error(code: pb.Error.Code, message: str) -> pb.ArenaMessage:
     return pb.ArenaMessage(error=pb.Error(code=code, message=message))
 
 
@@ -67,9 +67,7 @@ def game_start(
 
 
 def fault(f: Fault) -> pb.Fault:
-    return pb.Fault(
-        kind=pb.FaultKind.Value(str(f.kind)), seat=f.seat or 0, detail=f.detail, forfeit=f.forfeit
-    )
+    return pb.Fault(kind=str(f.kind), seat=f.seat or 0, detail=f.detail, forfeit=f.forfeit)
 
 
 def game_end(

@@ -14,7 +14,7 @@ from typing import Any
 
 from arena.protocol import pb
 from arena.protocol.convert import STATUS_TO_PB, option_pb, ruleset_pb
-from engine import Decision, Game
+from engine import Decision, Game, Player
 from engine.events import EVENT_FIELDS
 from engine.scoring import line_value
 
@@ -185,7 +185,7 @@ class ObservationEncoder:
         self._order_list: list[int] | None = None
         self._order = b""
 
-    def _player(self, p: Any) -> bytes:
+    def _player(self, p: Player) -> bytes:
         k = (p.status, p.total, p.flip7, len(p.extras), *p.numbers, None, *p.modifiers)
         cached = self.players[p.seat]
         if cached is not None and cached[0] == k:

@@ -383,7 +383,7 @@ def run(
     level (default WARNING; logs go to stderr).
     """
     if not isinstance(bot, Bot):
-        bot = _FunctionBot(bot, name or getattr(bot, "__name__", "bot"))
+        bot = _FunctionBot(bot, name or str(getattr(bot, "__name__", "bot")))
     elif name:
         bot.name = name
     address = address or os.environ.get("ARENA_ADDRESS")

@@ -7,6 +7,8 @@ games or none of them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import col, select
 
 from arena.status import MatchStatus, RoundStatus
@@ -50,8 +52,10 @@ def byes(db: Db, tid: int) -> list[list[str]]:
         return [list(b or []) for b in s.exec(q)]
 
 
-def add(db: Db, rnd: Round, matches: list[Match]) -> tuple[Round, list[Match]]:
-    """Store a newly planned round with its matches, in one transaction."""
+def add(db: Db, rnd: Round, tables: list[dict[str, Any]]) -> tuple[Round, list[Match]]:
+    """Store a newly planned round with its matches (one per table: the Match columns but
+    the round's id), in one transaction."""
+    matches = [Match(round_id=0, **table) for table in tables]  # the id is set on storing
     add_with_children(db, rnd, matches, "round_id")
     return rnd, matches
 
