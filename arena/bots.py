@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, TypeAlias
 
 
@@ -80,39 +80,33 @@ SOURCE_TYPES: dict[str, type[BotSource]] = {t.kind: t for t in (Command, Policy,
 
 
 def source_dict(source: BotSource) -> dict[str, Any]:
-    """A source as plain JSON-able data (storage, transport to workers)."""
-    if isinstance(source, Command):
-        d: dict[str, Any] = {"kind": source.kind, "command": source.command}
-        if source.cwd:
-            d["cwd"] = source.cwd
-        if source.env:
-            d["env"] = dict(source.env)
-        if source.share:
-            d["share"] = list(source.share)
-        return d
-    if isinstance(source, Policy):
-        return {"kind": source.kind, "spec": source.spec}
-    if isinstance(source, Image):
-        return {"kind": source.kind, "image": source.image}
-    return {"kind": source.kind, "token_hash": source.token_hash}
+    """A source as plain JSON-able data (storage, transport to workers): its kind and its
+    fields that differ from their defaults."""
+    d: dict[str, Any] = {"kind": source.kind}
+    for f in fields(source):
+        value = getattr(source, f.name)
+        default = f.default_factory() if f.default_factory is not MISSING else f.default
+        if value != default:
+            d[f.name] = (
+                list(value)
+                if isinstance(value, tuple)
+                else (dict(value) if isinstance(value, Mapping) else value)
+            )
+    return d
 
 
 def source_from_dict(data: Mapping[str, Any]) -> BotSource:
+    """The inverse of :func:`source_dict`."""
     kind = data.get("kind")
-    if kind == "process":
-        return Command(
-            data["command"],
-            cwd=data.get("cwd"),
-            env=dict(data.get("env") or {}),
-            share=tuple(data.get("share") or ()),
-        )
-    if kind == "policy":
-        return Policy(data["spec"])
-    if kind == "docker":
-        return Image(data["image"])
-    if kind == "remote":
-        return Remote(data.get("token_hash"))
-    raise ValueError(f"unknown bot source kind {kind!r}")
+    cls = SOURCE_TYPES.get(str(kind))
+    if cls is None:
+        raise ValueError(f"unknown bot source kind {kind!r}")
+    known = {f.name: f for f in fields(cls)}
+    values = {k: v for k, v in data.items() if k in known}
+    for name, value in values.items():
+        if isinstance(value, list):  # sequences travel as lists, are kept as tuples
+            values[name] = tuple(value)
+    return cls(**values)
 
 
 class SourceError(ValueError):
