@@ -44,6 +44,11 @@ MAX_ROUNDS = 1000  # rounds of an event
 MAX_EVENT_GAMES = 1_000_000  # games of a whole event, all rounds and tables
 MAX_WORKERS = 256  # worker processes of one run
 
+# A/B tests (arena test): games of one test, its default cap, games played at once
+MAX_TEST_GAMES = MAX_EVENT_GAMES
+DEFAULT_TEST_MAX_GAMES = 100_000
+DEFAULT_TEST_CONCURRENCY = 16
+
 assert (MAX_DEADLINE + MAX_TIME_BANK) * 1000 < UINT32_MS
 
 
