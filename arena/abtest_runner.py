@@ -213,7 +213,7 @@ class Tally:
     frontier: int = 0  # units 0 .. frontier-1 are counted
     decided_index: int | None = None
     void: int = 0
-    llr_trace: list[tuple[int, float]] = field(default_factory=list)  # (games, LLR)
+    counted: list[str] = field(default_factory=list)  # the outcomes, in counting order
 
     @classmethod
     def start(cls, t: AbTest) -> Tally:
@@ -224,14 +224,13 @@ class Tally:
             t.fixed_games is None,
         )
 
-    def advance(self, done: dict[int, str | None], trace: bool = False) -> None:
+    def advance(self, done: dict[int, str | None]) -> None:
         """Count every unit that is next in order and finished (``None``: void)."""
         while self.frontier < self.limit and self.frontier in done:
             outcome = done[self.frontier]
             if outcome:
                 self.state.add(outcome)
-                if trace:
-                    self.llr_trace.append((self.state.tally.games, self.state.llr))
+                self.counted.append(outcome)
             else:
                 self.void += 1
             self.frontier += 1
@@ -258,10 +257,10 @@ def outcomes_of(units: list[AbUnit]) -> dict[int, str | None]:
     return {u.index: (u.outcome if u.status == UnitStatus.COMPLETED else None) for u in units}
 
 
-def replay(t: AbTest, units: list[AbUnit], trace: bool = False) -> Tally:
+def replay(t: AbTest, units: list[AbUnit]) -> Tally:
     """The tally of a test's stored units, as the run that stored them counted them."""
     tally = Tally.start(t)
-    tally.advance(outcomes_of(units), trace=trace)
+    tally.advance(outcomes_of(units))
     return tally
 
 

@@ -118,6 +118,18 @@ ReportDirOpt = Annotated[
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Skip the report.")]
 
 
+DuplicateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--duplicate",
+        help="Duplicate deals: a table's games come in sets, one game per rotation of its "
+        "seats, that share one deal, so every bot plays the deal from every seat (--games "
+        "must be a multiple of the seats). Luck evens out sooner; the shared seed is not "
+        "revealed to the bots.",
+    ),
+]
+
+
 def ruleset(variant: str, brutal: bool) -> Any:
     from engine import RULESETS, get_ruleset
 
