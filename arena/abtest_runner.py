@@ -43,7 +43,7 @@ from arena.abtest import SprtSpec, SprtState, Verdict, head_to_head, unit_layout
 from arena.abtest.design import BASE, NEW, RECOMMENDED, base_layout
 from arena.bots import BotSource, Image, Remote, source_dict, source_from_dict
 from arena.errors import ArenaError, UsageProblem
-from arena.executor import make_executor
+from arena.executor import executor_factory
 from arena.faults import FaultPolicy
 from arena.match import BotEntry, MatchResult, MatchSpec
 from arena.seeds import DealKey
@@ -299,7 +299,7 @@ class AbOutcome:
             "stopped_by": self.stopped_by,
             "llr": st.llr,
             "bounds": [st.lower, st.upper],
-            "sprt": st.spec.as_dict(),
+            "sprt": {k: _whole(v) for k, v in st.spec.as_dict().items()},
             "elo": _finite(e.elo),
             "ci_low": _finite(e.elo_low),
             "ci_high": _finite(e.elo_high),
@@ -329,6 +329,11 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def _whole(x: Any) -> Any:
+    """A whole number given as a float (``elo0=0``) as the integer it is, for JSON."""
+    return int(x) if isinstance(x, float) and x.is_integer() else x
+
+
 @dataclass
 class Progress:
     state: SprtState
@@ -348,8 +353,10 @@ class AbTestRunner:
         workers: int = 1,
         db_retry: float | None = None,
         warn: Callable[[str], None] | None = None,
+        executor: str = "local",
     ) -> None:
         self.eng = engine_of(db)
+        self.executor = executor_factory(executor)  # a ValueError for an unknown name
         self.tid = tid
         self.progress = progress
         self.workers = max(1, workers)
@@ -456,7 +463,7 @@ class AbTestRunner:
 
         emit()
         if not tally.finished:
-            executor = make_executor(
+            executor = self.executor(
                 self.workers,
                 faults=faults,
                 concurrency=t.concurrency,
@@ -575,9 +582,10 @@ async def run_test(
     workers: int = 1,
     db_retry: float | None = None,
     warn: Callable[[str], None] | None = None,
+    executor: str = "local",
 ) -> AbOutcome:
     return await AbTestRunner(
-        db, tid, progress, workers=workers, db_retry=db_retry, warn=warn
+        db, tid, progress, workers=workers, db_retry=db_retry, warn=warn, executor=executor
     ).run()
 
 

@@ -21,6 +21,7 @@ from arena.cli.options import (
     DbOpt,
     DbRetryOpt,
     DeadlineOpt,
+    ExecutorOpt,
     IsolationOpt,
     JsonOpt,
     NoReportOpt,
@@ -31,6 +32,7 @@ from arena.cli.options import (
     TimeBankOpt,
     VariantOpt,
     WorkersOpt,
+    executor,
     isolation,
     optional_seed,
     process_options,
@@ -40,7 +42,6 @@ from arena.cli.options import (
 )
 from arena.errors import UsageProblem
 
-EXECUTORS = ("local",)
 _SPRT_TOKEN = re.compile(r"^(elo0|elo1|alpha|beta|model)=\S+$", re.IGNORECASE)
 
 
@@ -190,6 +191,7 @@ def run_and_print(
     n_workers: int,
     db_retry: float | None,
     out_dir: Path | None,
+    executor_name: str = "local",
 ) -> None:
     from arena.abtest_runner import Progress, run_test
 
@@ -202,7 +204,15 @@ def run_and_print(
             err.print(f"warning: {message}", markup=False, soft_wrap=True)
 
         outcome = interrupt.run(
-            run_test(db, tid, show, workers=n_workers, db_retry=db_retry, warn=warn),
+            run_test(
+                db,
+                tid,
+                show,
+                workers=n_workers,
+                db_retry=db_retry,
+                warn=warn,
+                executor=executor_name,
+            ),
             f"test {tid} interrupted: every bot was stopped and the units played so far are "
             f"kept; continue it with: arena test resume {tid}",
         )
@@ -368,15 +378,7 @@ def test(
         typer.Option("--concurrency", metavar="C", min=1, help="Games played at once."),
     ] = limits.DEFAULT_TEST_CONCURRENCY,
     workers_: WorkersOpt = None,
-    executor: Annotated[
-        str,
-        typer.Option(
-            "--executor",
-            metavar="local",
-            help="Where the games run: local (this process and its --workers worker "
-            "processes). Only local is available for now; a cluster executor is planned.",
-        ),
-    ] = "local",
+    executor_: ExecutorOpt = "local",
     seed: SeedOpt = None,
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
@@ -407,11 +409,7 @@ def test(
             "give the two bots: arena test NEW BASE [options] (or: arena test resume ID, "
             "arena test list)"
         )
-    if executor not in EXECUTORS:
-        raise UsageProblem(
-            f"unknown executor {executor!r} (available: {', '.join(EXECUTORS)})",
-            param="--executor",
-        )
+    executor_name = executor(executor_)
     spec = parse_sprt_option(sprt)
     limits.check_count(seats, "--seats", limits.MIN_EVENT_SEATS, limits.MAX_TABLE_SEATS)
     if games is not None:
@@ -449,13 +447,16 @@ def test(
     )
     tid = create_test(cfg, db)
     err.print(f"test {tid} created; if it is interrupted: arena test resume {tid}")
-    run_and_print(db, tid, as_json, n_workers, db_retry, None if no_report else out_dir)
+    run_and_print(
+        db, tid, as_json, n_workers, db_retry, None if no_report else out_dir, executor_name
+    )
 
 
 @test_app.command("resume")
 def test_resume(
     tid: Annotated[int, typer.Argument(metavar="ID", help="The test's id.")],
     workers_: WorkersOpt = None,
+    executor_: ExecutorOpt = "local",
     out_dir: ReportDirOpt = Path("reports"),
     no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
@@ -470,8 +471,11 @@ def test_resume(
 
     retry_limit(db_retry)
     n_workers = workers(workers_)
+    executor_name = executor(executor_)
     load(read_engine(db), tid)  # an unknown id is an error, and creates nothing
-    run_and_print(db, tid, as_json, n_workers, db_retry, None if no_report else out_dir)
+    run_and_print(
+        db, tid, as_json, n_workers, db_retry, None if no_report else out_dir, executor_name
+    )
 
 
 @test_app.command("list")

@@ -258,6 +258,28 @@ def workers(value: int | None, option: str = "--workers") -> int:
     return limits.check_count(value, option, 1, limits.MAX_WORKERS)
 
 
+ExecutorOpt = Annotated[
+    str,
+    typer.Option(
+        "--executor",
+        metavar="NAME",
+        help="Where the matches run, by executor name (default: local, this process and "
+        "its --workers worker processes).",
+    ),
+]
+
+
+def executor(value: str) -> str:
+    """--executor as the name of a registered executor."""
+    from arena.executor import executor_factory
+
+    try:
+        executor_factory(value)
+    except ValueError as e:
+        raise UsageProblem(str(e), param="--executor") from None
+    return value
+
+
 def isolation(value: str) -> str:
     from arena.executor import ISOLATIONS
 
