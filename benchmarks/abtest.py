@@ -14,6 +14,10 @@
    per-game variance and the variance ratios of the duplicate-deal study
    (``benchmarks/duplicate_deals.py``, figures in ``arena/abtest/README.md``) and from the
    ratio measured in part 1.
+3. **Peeking at the LOS is not a test**: between two equal bots (each 2-seat game a fair
+   coin), how often looking at the likelihood of superiority every 100 games and
+   stopping once either bot's LOS reaches 97.5 % declares a winner, by 1,000, 5,000 and
+   20,000 games (``--runs`` simulated events; numpy, a few seconds).
 """
 
 from __future__ import annotations
@@ -130,13 +134,43 @@ def needed(measured: list[Run]) -> None:
     print(" fixed: a fixed-length test with the same error rates)")
 
 
+def peeking(runs: int, seed: int = 1) -> None:
+    import numpy as np
+    from scipy.special import ndtr
+
+    horizon, every, chunk = 20_000, 100, 1_000
+    marks = (1_000, 5_000, 20_000)
+    rng = np.random.default_rng(seed)
+    first_stop: list[np.ndarray] = []
+    looks = np.arange(every, horizon + 1, every)
+    for start in range(0, runs, chunk):
+        n = min(chunk, runs - start)
+        steps = rng.integers(0, 2, size=(n, horizon), dtype=np.int8) * 2 - 1
+        lead = np.cumsum(steps, axis=1, dtype=np.int32)[:, every - 1 :: every]
+        los = ndtr(lead / np.sqrt(looks))  # LOS of the first bot (no draws at two seats)
+        stop = (los >= 0.975) | (los <= 0.025)
+        first_stop.append(np.where(stop.any(axis=1), (stop.argmax(axis=1) + 1) * every, 0))
+    stops = np.concatenate(first_stop)
+    print()
+    print(
+        f"Peeking at the LOS of two equal bots every {every} games, stopping at 97.5 % "
+        f"({runs:,} simulated events):"
+    )
+    for m in marks:
+        share = float(((stops > 0) & (stops <= m)).mean())
+        print(f"  a winner declared by {m:6,} games: {100 * share:4.1f} % of the events")
+    print("  (arena test at alpha = 0.05 wrongly accepts H1 in about 5 % of such tests)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=300, help="pairs per run (default 300)")
     ap.add_argument("--workers", type=int, default=default_workers())
     ap.add_argument("--concurrency", type=int, default=16, help="games at once (default 16)")
+    ap.add_argument("--runs", type=int, default=10_000, help="simulated events (default 10,000)")
     args = ap.parse_args()
     needed(throughput(args.pairs, max(1, args.workers), args.concurrency))
+    peeking(args.runs)
 
 
 if __name__ == "__main__":

@@ -248,6 +248,16 @@ def verdict_text(outcome: Any) -> str:
     return "no verdict yet: the test is still running (resume it)"
 
 
+def gain_text(ratio: float, se: float) -> str:
+    """What a measured variance ratio means for the length of a test, once it is clear
+    (two standard errors away from 1)."""
+    if ratio + 2 * se < 1:
+        return f"≈ {100 * (1 - ratio):.0f} % fewer games for the same precision"
+    if ratio - 2 * se > 1:
+        return f"≈ {100 * (ratio - 1):.0f} % more games than independent deals would need"
+    return "no clear difference yet"
+
+
 def print_outcome(outcome: Any, as_json: bool, report: Any = None) -> None:
     t = outcome.test
     if as_json:
@@ -287,13 +297,10 @@ def print_outcome(outcome: Any, as_json: bool, report: Any = None) -> None:
         soft_wrap=True,
     )
     if e.variance_ratio is not None and e.variance_ratio_se is not None:
+        gain = gain_text(e.variance_ratio, e.variance_ratio_se)
         out.print(
             f"duplicate deals: variance ×{e.variance_ratio:.2f} ± {e.variance_ratio_se:.2f} of "
-            f"the same games on independent deals (≈ {100 * (1 - e.variance_ratio):.0f} % "
-            "fewer games for the same precision)"
-            if e.variance_ratio < 1
-            else f"duplicate deals: variance ×{e.variance_ratio:.2f} ± "
-            f"{e.variance_ratio_se:.2f} of the same games on independent deals (no gain here)",
+            f"the same games on independent deals ({gain})",
             markup=False,
             soft_wrap=True,
         )
