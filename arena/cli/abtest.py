@@ -85,8 +85,8 @@ class TestCommands(TyperGroup):
 
 test_app = typer.Typer(
     cls=TestCommands,
-    help="A/B test two bots with a sequential probability ratio test (see 'arena test "
-    "--help'), resume one, or list them.",
+    short_help="A/B test two bots with a sequential probability ratio test, resume one, or "
+    "list them.",
     rich_markup_mode=None,
     invoke_without_command=True,
 )
@@ -320,8 +320,8 @@ def test(
         str | None,
         typer.Argument(
             metavar="NEW",
-            help="The bot under test: a registered name (NAME@vN for a version), a "
-            "command, NAME=COMMAND, docker:IMAGE or builtin:POLICY.",
+            help="The bot under test: a registered name, a command, NAME=COMMAND, "
+            "docker:IMAGE or builtin:POLICY.",
             show_default=False,
         ),
     ] = None,
@@ -382,7 +382,11 @@ def test(
     brutal: BrutalOpt = False,
     concurrency: Annotated[
         int,
-        typer.Option("--concurrency", metavar="C", min=1, help="Games played at once."),
+        typer.Option(
+            "--concurrency",
+            metavar="C",
+            help=f"Games played at once (1–{limits.MAX_EVENT_GAMES:,}).",
+        ),
     ] = limits.DEFAULT_TEST_CONCURRENCY,
     workers_: WorkersOpt = None,
     executor_: ExecutorOpt = "local",
@@ -404,7 +408,9 @@ def test(
     difference with its 95 % interval, the pair outcomes and how much the duplicate deals
     reduced the variance. Progress goes to stderr; resumable after a crash.
 
-    Example: arena test ev@v2 ev@v1 --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
+    Example: arena test ev cautious --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
+
+    Subcommands: arena test resume ID (continue a test that was killed), arena test list.
     """
     if ctx.invoked_subcommand is not None:
         return
