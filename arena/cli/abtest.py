@@ -231,15 +231,20 @@ def _signed(x: float | None) -> str:
 def verdict_text(outcome: Any) -> str:
     st = outcome.state.status()
     spec = st.spec
+    played_on = (
+        f"; a fixed-length test, it played on to its {outcome.test.fixed_games:,} games"
+        if outcome.stopped_by == "length"
+        else ""
+    )
     if outcome.verdict == "H1":
         return (
             f"H1 accepted at pair {st.decided_at}: NEW is better (the results favour "
-            f"elo1={spec.elo1:g} over elo0={spec.elo0:g})"
+            f"elo1={spec.elo1:g} over elo0={spec.elo0:g}){played_on}"
         )
     if outcome.verdict == "H0":
         return (
             f"H0 accepted at pair {st.decided_at}: NEW is not better by elo1={spec.elo1:g} "
-            f"(the results favour elo0={spec.elo0:g})"
+            f"(the results favour elo0={spec.elo0:g}){played_on}"
         )
     if outcome.stopped_by == "length":
         return "no verdict: a fixed-length test (the LLR crossed neither bound)"

@@ -88,6 +88,51 @@ def test_bad_input_is_one_error_line_and_exit_2(
     assert listed.returncode == 0 and json.loads(listed.stdout) == []
 
 
+def test_a_three_seat_test_takes_its_opponent_from_opponents(tmp_path: Path) -> None:
+    r = run_arena(
+        "test", "builtin:threshold:23", "builtin:threshold:21", "--seats", "3",
+        "--opponents", "builtin:ev", "--games", "20", "--seed", "6", "--workers", "1",
+        "--no-report", "--json", "--db", _sqlite(tmp_path),
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert (d["seats"], d["opponents"], d["pairs"], d["games"]) == (3, ["ev"], 10, 20)
+    assert d["variance_ratio"] is not None
+
+
+def test_a_remote_bot_cannot_take_part_in_a_test(tmp_path: Path) -> None:
+    db = _sqlite(tmp_path)
+    assert run_arena("bot", "add", "faraway", "--remote", "--db", db).returncode == 0
+    r = run_arena("test", "faraway", "builtin:random", "--no-report", "--db", db)
+    assert r.returncode == 2 and r.stderr.startswith("error: ") and "remote" in r.stderr
+
+
+def test_a_running_test_cannot_be_resumed_by_a_second_process(tmp_path: Path) -> None:
+    db = _sqlite(tmp_path)
+    get_engine(db)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "test", "builtin:random", "builtin:random",
+         "--max-games", "100000", "--workers", "1", "--no-report", "--db", db],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    eng = create_engine(db)
+    try:
+        deadline = time.monotonic() + 60
+        stored = 0
+        while time.monotonic() < deadline and proc.poll() is None and stored == 0:
+            with Session(eng) as s:
+                stored = s.exec(select(func.count()).select_from(AbUnit)).one()
+            time.sleep(0.02)  # polling the database for the real condition
+        assert stored > 0 and proc.poll() is None
+        r = run_arena("test", "resume", "1", "--no-report", "--db", db)
+        assert r.returncode == 1 and "already running" in r.stderr, r.stderr
+        assert r.stderr.startswith("error: ") and "Traceback" not in r.stderr
+    finally:
+        proc.kill()
+        proc.wait(30)
+        eng.dispose()
+
+
 def _units(url: str, tid: int) -> list[tuple[int, str, str]]:
     eng = create_engine(url)
     with Session(eng) as s:
