@@ -102,6 +102,17 @@ def check_games(value: int, option: str = "--games") -> int:
     return check_count(value, option, 1, MAX_MATCH_GAMES)
 
 
+def check_duplicate_games(games: int, seats: int, of: str = "--seats") -> int:
+    """Duplicate deals come in whole sets, one game per rotation of ``seats`` seats."""
+    if games % seats:
+        raise UsageProblem(
+            f"duplicate deals come in sets of one game per seat rotation: give a multiple "
+            f"of {of} ({seats}), got {games}",
+            param="--games",
+        )
+    return games
+
+
 def check_rounds(value: int | None, option: str = "--rounds") -> int | None:
     return None if value is None else check_count(value, option, 1, MAX_ROUNDS)
 

@@ -148,12 +148,8 @@ def check_config(cfg: TournamentConfig) -> None:
     limits.check_deadline(cfg.deadline)
     limits.check_time_bank(cfg.time_bank)
     limits.check_strikes(cfg.max_strikes)
-    if cfg.duplicate and cfg.games % cfg.seats:
-        raise UsageProblem(
-            f"duplicate deals come in sets of one game per seat rotation: --games must be a "
-            f"multiple of --seats ({cfg.seats}), got {cfg.games}",
-            param="--games",
-        )
+    if cfg.duplicate:
+        limits.check_duplicate_games(cfg.games, cfg.seats)
     remote: dict[int, str] = {}
     for e in cfg.entries:
         if e.remote and e.bot_version_id is None:

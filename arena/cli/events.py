@@ -310,12 +310,8 @@ def tournament(
         isolation=isolation_,
         duplicate=duplicate,
     )
-    if duplicate and games % seats:
-        raise UsageProblem(
-            f"duplicate deals come in sets of one game per seat rotation: give a multiple "
-            f"of --seats ({seats}), got {games}",
-            param="--games",
-        )
+    if duplicate:
+        limits.check_duplicate_games(games, seats)
     if any(e.remote for e in cfg.entries) and not listen:
         raise UsageProblem("remote bots connect over TCP: give --listen HOST:PORT", param="--bots")
     check_images(cfg.entries, param="--bots")

@@ -173,12 +173,8 @@ def match(
             param="--bot",
         )
     ruleset(variant, brutal)
-    if duplicate and games % len(entries):
-        raise UsageProblem(
-            f"duplicate deals come in sets of one game per seat rotation: give a multiple "
-            f"of the bots ({len(entries)}), got {games}",
-            param="--games",
-        )
+    if duplicate:
+        limits.check_duplicate_games(games, len(entries), of="the bots")
     check_images(entries)
     master = optional_seed(seed)
     warn_guessable(master, [e.name for e in entries if not is_builtin(e.source)])
