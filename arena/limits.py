@@ -44,6 +44,11 @@ MAX_ROUNDS = 1000  # rounds of an event
 MAX_EVENT_GAMES = 1_000_000  # games of a whole event, all rounds and tables
 MAX_WORKERS = 256  # worker processes of one run
 
+# A/B tests (arena test): games of one test, its default cap, games played at once
+MAX_TEST_GAMES = MAX_EVENT_GAMES
+DEFAULT_TEST_MAX_GAMES = 100_000
+DEFAULT_TEST_CONCURRENCY = 16
+
 assert (MAX_DEADLINE + MAX_TIME_BANK) * 1000 < UINT32_MS
 
 
@@ -95,6 +100,17 @@ def check_count(value: int, option: str, low: int, high: int) -> int:
 
 def check_games(value: int, option: str = "--games") -> int:
     return check_count(value, option, 1, MAX_MATCH_GAMES)
+
+
+def check_duplicate_games(games: int, seats: int, of: str = "--seats") -> int:
+    """Duplicate deals come in whole sets, one game per rotation of ``seats`` seats."""
+    if games % seats:
+        raise UsageProblem(
+            f"duplicate deals come in sets of one game per seat rotation: give a multiple "
+            f"of {of} ({seats}), got {games}",
+            param="--games",
+        )
+    return games
 
 
 def check_rounds(value: int | None, option: str = "--rounds") -> int | None:

@@ -29,3 +29,13 @@ class MatchStatus(StrEnum):
 class GameStatus(StrEnum):
     COMPLETED = "completed"  # played to the end: counts for standings and ratings
     VOID = "void"  # the arena failed (an INFRA fault): counts for nobody
+
+
+class AbTestStatus(StrEnum):
+    RUNNING = "running"  # created, or stopped part way (resumable)
+    COMPLETED = "completed"  # decided by its SPRT, or at its length or its cap
+
+
+class UnitStatus(StrEnum):
+    COMPLETED = "completed"  # every game of the unit completed: it counts for the test
+    VOID = "void"  # a game of the unit was void (the arena failed): it counts for nothing

@@ -85,6 +85,9 @@ class TournamentConfig:
     # "event": every bot is started once and stays up for all its matches (restarted if
     # it crashes); "match": bots start and stop with each match (remote bots stay up)
     isolation: str = "event"
+    # duplicate deals: a table's games come in sets of one game per rotation of its seats
+    # that share one deal (--games a multiple of --seats)
+    duplicate: bool = False
 
 
 @dataclass
@@ -145,6 +148,8 @@ def check_config(cfg: TournamentConfig) -> None:
     limits.check_deadline(cfg.deadline)
     limits.check_time_bank(cfg.time_bank)
     limits.check_strikes(cfg.max_strikes)
+    if cfg.duplicate:
+        limits.check_duplicate_games(cfg.games, cfg.seats)
     remote: dict[int, str] = {}
     for e in cfg.entries:
         if e.remote and e.bot_version_id is None:
@@ -181,6 +186,7 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
             "container": cfg.container,
             "process": cfg.process,
             "isolation": cfg.isolation,
+            "duplicate": cfg.duplicate,
         },
     )
     entries = [
@@ -459,6 +465,9 @@ class TournamentRunner:
             concurrency=t.concurrency,
             faults=faults,
             match_id=f"t{t.id}-m{m.id}",
+            # a set per rotation of this table (a smaller table of an odd field has
+            # smaller sets; its last set may be partial)
+            games_per_deal=len(m.seats) if t.options.get("duplicate") else 1,
             container_limits=self.container_limits,
             process_limits=self.process_limits,
         )

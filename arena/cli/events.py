@@ -18,6 +18,7 @@ from arena.cli.options import (
     DbOpt,
     DbRetryOpt,
     DeadlineOpt,
+    DuplicateOpt,
     IsolationOpt,
     JsonOpt,
     NoReportOpt,
@@ -137,7 +138,8 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
         return
     table = Table(
         title=f"Tournament {t.id}: {t.format}, {t.variant}{' brutal' if t.brutal else ''}, "
-        f"{t.seats}-seat tables, {t.rounds} rounds ({t.status})"
+        f"{t.seats}-seat tables, {t.rounds} rounds"
+        f"{', duplicate deals' if (t.options or {}).get('duplicate') else ''} ({t.status})"
     )
     for col in ("rank", "bot", "points", "Elo rank", "games", "wins", "opp. strength", "byes"):
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -214,6 +216,7 @@ def tournament(
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
     seed: SeedOpt = None,
+    duplicate: DuplicateOpt = False,
     challenger: Annotated[
         list[str] | None,
         typer.Option("--challenger", metavar="BOT", help="Gauntlet: a challenger (repeatable)."),
@@ -305,7 +308,10 @@ def tournament(
         container=container_limits(memory, cpus, pids),
         process=process_options(process_limit),
         isolation=isolation_,
+        duplicate=duplicate,
     )
+    if duplicate:
+        limits.check_duplicate_games(games, seats)
     if any(e.remote for e in cfg.entries) and not listen:
         raise UsageProblem("remote bots connect over TCP: give --listen HOST:PORT", param="--bots")
     check_images(cfg.entries, param="--bots")

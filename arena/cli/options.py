@@ -118,6 +118,18 @@ ReportDirOpt = Annotated[
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Skip the report.")]
 
 
+DuplicateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--duplicate",
+        help="Duplicate deals: a table's games come in sets, one game per rotation of its "
+        "seats, that share one deal, so every bot plays the deal from every seat (--games "
+        "must be a multiple of the seats). Luck evens out sooner; the shared seed is not "
+        "revealed to the bots.",
+    ),
+]
+
+
 def ruleset(variant: str, brutal: bool) -> Any:
     from engine import RULESETS, get_ruleset
 
@@ -244,6 +256,28 @@ def workers(value: int | None, option: str = "--workers") -> int:
     if value is None:
         return default_workers()
     return limits.check_count(value, option, 1, limits.MAX_WORKERS)
+
+
+ExecutorOpt = Annotated[
+    str,
+    typer.Option(
+        "--executor",
+        metavar="NAME",
+        help="Where the matches run, by executor name (default: local, this process and "
+        "its --workers worker processes).",
+    ),
+]
+
+
+def executor(value: str) -> str:
+    """--executor as the name of a registered executor."""
+    from arena.executor import executor_factory
+
+    try:
+        executor_factory(value)
+    except ValueError as e:
+        raise UsageProblem(str(e), param="--executor") from None
+    return value
 
 
 def isolation(value: str) -> str:

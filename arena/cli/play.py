@@ -18,6 +18,7 @@ from arena.cli.options import (
     ConcurrencyOpt,
     DbOpt,
     DeadlineOpt,
+    DuplicateOpt,
     JsonOpt,
     ProcessLimitOpt,
     SeedOpt,
@@ -129,6 +130,7 @@ def match(
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
     seed: SeedOpt = None,
+    duplicate: DuplicateOpt = False,
     concurrency: ConcurrencyOpt = 16,
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
@@ -171,6 +173,8 @@ def match(
             param="--bot",
         )
     ruleset(variant, brutal)
+    if duplicate:
+        limits.check_duplicate_games(games, len(entries), of="the bots")
     check_images(entries)
     master = optional_seed(seed)
     warn_guessable(master, [e.name for e in entries if not is_builtin(e.source)])
@@ -183,6 +187,7 @@ def match(
         concurrency=concurrency,
         faults=FaultPolicy(deadline=deadline, time_bank=time_bank, max_strikes=max_strikes),
         process_limits=process_limits(process_limit),
+        games_per_deal=len(entries) if duplicate else 1,
     )
     n_workers = limits.check_count(workers_, "--workers", 1, limits.MAX_WORKERS)
     with progress_bar(err, "games", games) as advance:

@@ -5,7 +5,9 @@
 * :class:`~arena.executor.workers.WorkerPool` — over local worker processes, one local
   executor each (all cores);
 * :func:`make_executor` picks: with more than one worker, matches go to the pool, except
-  matches with remote bots, which run in this process (they connect to its TCP listener).
+  matches with remote bots, which run in this process (they connect to its TCP listener);
+* :data:`EXECUTORS` — the executors by name (``--executor``): ``local`` is
+  :func:`make_executor`; another executor is one more entry with the same signature.
 
 The caller (a tournament, ``arena match``) alone writes the database.
 """
@@ -35,6 +37,10 @@ class Executor(Protocol):
 
     @property
     def tcp_address(self) -> str | None: ...
+
+    async def __aenter__(self) -> Any: ...
+
+    async def __aexit__(self, *exc: object) -> None: ...
 
 
 def default_workers() -> int:
@@ -114,13 +120,31 @@ def make_executor(
     return Split(local, WorkerPool(workers, **common))
 
 
+ExecutorFactory = Callable[..., Executor]
+
+# the executors by name, as --executor takes them; each takes make_executor's arguments
+EXECUTORS: dict[str, ExecutorFactory] = {"local": make_executor}
+
+
+def executor_factory(name: str) -> ExecutorFactory:
+    """The executor registered as ``name`` (a ValueError names the known ones)."""
+    try:
+        return EXECUTORS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown executor {name!r} (available: {', '.join(sorted(EXECUTORS))})"
+        ) from None
+
+
 __all__ = [
+    "EXECUTORS",
     "ISOLATIONS",
     "Executor",
     "LocalExecutor",
     "Split",
     "WorkerPool",
     "default_workers",
+    "executor_factory",
     "make_executor",
     "run_split",
 ]

@@ -124,7 +124,7 @@ class Referee:
                         ranks=rec.ranks,
                         winners=rec.winners,
                         rounds=rec.rounds,
-                        seed=rec.seed,
+                        seed=spec.revealed_seed(rec.index),
                         events=game.events[st.heard :],
                         faults=rec.faults,
                         status=str(rec.status),

@@ -2,6 +2,13 @@
 
 ``MatchSpec`` (one table of bots, how many games, the deal seed, the rules and the fault
 policy) goes in; ``MatchResult`` (one ``GameRecord`` per game, the bots' logs) comes out.
+
+**Duplicate deals.** With ``games_per_deal = n > 1`` the games come in sets of ``n``
+consecutive indices that share one deal (game ``i`` is dealt from deal ``i // n``), e.g.
+a deal played once in each rotation of the table (``arena tournament --duplicate``) or a
+deal played twice with two seats exchanged (``arena test``, with ``seatings``). Each game
+keeps its own bot seeds. A shared deal is never revealed in ``GameEnd`` (see
+:meth:`MatchSpec.revealed_seed`): another game of its set may still be in play.
 """
 
 from __future__ import annotations
@@ -58,10 +65,22 @@ class MatchSpec:
     # the games to play, by index (None: all of range(games)); a match split over worker
     # processes gives each part some indices: game i is the same game wherever it is played
     game_indices: tuple[int, ...] | None = None
+    # duplicate deals: consecutive games in sets of this many share one deal (game i is
+    # dealt from deal i // games_per_deal); 1: every game has a deal of its own
+    games_per_deal: int = 1
+    # explicit seat plans, taken in turn: game i seats bot seatings[i % len][s] at seat s
+    # (None: the rotation of ``rotate``)
+    seatings: tuple[tuple[int, ...], ...] | None = None
 
     def __post_init__(self) -> None:
         if self.seed is None:
             self.seed = fresh_match_seed()
+        if isinstance(self.games_per_deal, bool) or self.games_per_deal < 1:
+            raise ValueError("games_per_deal must be a whole number of at least 1")
+        if self.seatings is not None:
+            n = len(self.bots)
+            if not self.seatings or any(sorted(p) != list(range(n)) for p in self.seatings):
+                raise ValueError("each seating must seat every bot of the match once")
 
     @property
     def seats(self) -> int:
@@ -85,14 +104,22 @@ class MatchSpec:
 
     def seating(self, index: int) -> list[int]:
         """Which bot (index into ``bots``) sits at each seat in game ``index``."""
+        if self.seatings is not None:
+            return list(self.seatings[index % len(self.seatings)])
         n = self.seats
         shift = index % n if self.rotate else 0
         return [(s + shift) % n for s in range(n)]
 
     def game_seed(self, index: int) -> int:
-        """The deal of game ``index``."""
+        """The deal of game ``index`` (shared by its set under duplicate deals)."""
         assert self.seed is not None
-        return game_seed(self.seed, index)
+        return game_seed(self.seed, index // self.games_per_deal)
+
+    def revealed_seed(self, index: int) -> int:
+        """What ``GameEnd.seed`` tells the players of game ``index``: its deal's seed, or 0
+        (withheld) when the deal is shared with other games, which may still be in play
+        (the seed is stored, and shown with the event once it is over)."""
+        return 0 if self.games_per_deal > 1 else self.game_seed(index)
 
     def bot_seed(self, index: int, seat: int) -> int:
         """The seed for the randomness of the bot at ``seat`` in game ``index``."""

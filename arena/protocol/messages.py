@@ -83,7 +83,8 @@ def game_end(
     status: str,
 ) -> pb.ArenaMessage:
     """The end of a game for one seat: its result, the events that seat has not heard yet,
-    every seat's faults, and the game's seed (the game is over: its deal is its own)."""
+    every seat's faults, and the game's seed (the game is over: its deal is its own), or 0
+    when the deal is shared with other games (:meth:`MatchSpec.revealed_seed`)."""
     return pb.ArenaMessage(
         game_end=pb.GameEnd(
             game_id=game_id,

@@ -10,6 +10,7 @@ and from any web server, in any folder):
                                 faults
     game/<id>.html              the replay
     game/<id>.jsonl             the game's events, one JSON object per line
+    test/<id>.html              an A/B test: verdict, LLR over games, pair outcomes
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from markupsafe import Markup, escape
 from sqlalchemy import Engine
 
 from arena import leaderboard
-from arena.report import stats
+from arena.report import abtests, stats
 from arena.report.data import GameInfo, SiteData, TournamentInfo, iter_game_logs, load_site
 from arena.report.replay import build_replay, card_names, describe
 from arena.report.svg import interval_bar, rating_chart, scale_of
@@ -40,7 +41,7 @@ from arena.store.db import engine_of
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 ASSETS = ("style.css", "replay.js")
 MARKER = ".arena-report"  # marks a folder this module wrote, so a re-render may clear it
-SUBDIRS = ("tournament", "bot", "game")
+SUBDIRS = ("tournament", "bot", "game", "test")
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,10 @@ class _Site:
         self.data = data
         self.out = out
         self.progress = progress
-        self.total = 1 + len(data.tournaments) + len(data.bots()) + len(data.games)
+        self.tests = abtests.load(eng)
+        self.total = (
+            1 + len(data.tournaments) + len(data.bots()) + len(data.games) + len(self.tests)
+        )
         self.env = make_env()
         self.pages = 0
         self.generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -196,6 +200,7 @@ class _Site:
             "index.html",
             boards=boards,
             tournaments=tournaments,
+            tests=abtests.index_rows(self.tests),
             min_games=stats.PROVISIONAL_MIN_GAMES,
             max_interval=stats.PROVISIONAL_MAX_INTERVAL,
         )
@@ -415,6 +420,7 @@ def render_site(
         site.tournament(t)
     site.bots()
     site.games(eng)
+    abtests.write_pages(site, site.tests)
     return RenderResult(
         out=out, pages=site.pages, index=out / "index.html", seconds=time.perf_counter() - t0
     )

@@ -1,12 +1,15 @@
-"""One running process per event: a lock held for as long as a tournament runs.
+"""One running process per event: a lock held for as long as a tournament or a test runs.
 
-A second ``arena tournament resume`` of an event that is still running (or a second run
-started by mistake) is refused at once instead of playing the same matches twice.
+A second ``arena tournament resume`` (or ``arena test resume``) of an event that is still
+running (or a second run started by mistake) is refused at once instead of playing the
+same matches twice. Tournaments and A/B tests are numbered apart, so each kind of event
+has locks of its own (:data:`KINDS`).
 
-* PostgreSQL: a session advisory lock (key: the arena's class, the tournament id) on a
-  connection kept for the run; the server releases it when that process dies.
-* SQLite: a POSIX record lock on byte ``id`` of the file ``<database>.lock`` next to the
-  database; the kernel releases it when the process dies. The lock file is created on the
+* PostgreSQL: a session advisory lock (key: the arena's class for the kind, the event's
+  id) on a connection kept for the run; the server releases it when that process dies.
+* SQLite: a POSIX record lock on byte ``offset + id`` of the file ``<database>.lock``
+  next to the database (tournaments from 0, tests from 2^40); the kernel releases it when
+  the process dies. The lock file is created on the
   first run and left in place (removing it would race with other processes).
 * Other databases (in-memory SQLite, other servers): a lock within this process only.
 """
@@ -24,9 +27,12 @@ from arena.errors import ArenaError
 from arena.store.db import describe, sqlite_file
 
 EVENT_LOCK_CLASS = 0x46374154  # first key of the PostgreSQL advisory lock (fits int4)
+TEST_LOCK_CLASS = 0x46374155  # the same for A/B tests
+# kind of event -> (PostgreSQL lock class, first byte of its range in the SQLite lock file)
+KINDS = {"tournament": (EVENT_LOCK_CLASS, 0), "test": (TEST_LOCK_CLASS, 1 << 40)}
 
 _guard = threading.Lock()
-_held: set[tuple[str, int]] = set()  # (database, tournament id) locked by this process
+_held: set[tuple[str, str, int]] = set()  # (database, kind, event id) locked here
 _files: dict[Path, tuple[int, int]] = {}  # lock file -> (fd, locks held through it)
 
 
@@ -34,18 +40,23 @@ class EventRunning(ArenaError):
     """Another process is running this event."""
 
 
-def _refuse(tid: int) -> EventRunning:
+def _refuse(kind: str, tid: int) -> EventRunning:
     return EventRunning(
-        f"tournament {tid} is already running in another process; wait for it to finish "
+        f"{kind} {tid} is already running in another process; wait for it to finish "
         "(or stop it) before resuming"
     )
 
 
 class EventLock:
-    def __init__(self, eng: Engine, tid: int) -> None:
+    def __init__(self, eng: Engine, tid: int, kind: str = "tournament") -> None:
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of event {kind!r}")
         self.eng = eng
         self.tid = tid
-        self.key = (describe(eng.url), tid)
+        self.kind = kind
+        self.lock_class, offset = KINDS[kind]
+        self.byte = offset + tid
+        self.key = (describe(eng.url), kind, tid)
         self._conn: Connection | None = None
         self._file: Path | None = None
 
@@ -59,7 +70,7 @@ class EventLock:
     def acquire(self) -> None:
         with _guard:
             if self.key in _held:
-                raise _refuse(self.tid)
+                raise _refuse(self.kind, self.tid)
             if self.eng.dialect.name == "postgresql":
                 self._lock_server()
             else:
@@ -72,7 +83,7 @@ class EventLock:
         conn = self.eng.connect()
         try:
             got = conn.execute(
-                text("SELECT pg_try_advisory_lock(:c, :t)"), {"c": EVENT_LOCK_CLASS, "t": self.tid}
+                text("SELECT pg_try_advisory_lock(:c, :t)"), {"c": self.lock_class, "t": self.tid}
             ).scalar_one()
             conn.commit()
         except BaseException:
@@ -80,7 +91,7 @@ class EventLock:
             raise
         if not got:
             conn.close()
-            raise _refuse(self.tid)
+            raise _refuse(self.kind, self.tid)
         self._conn = conn
 
     def _lock_file(self, path: Path) -> None:
@@ -93,11 +104,11 @@ class EventLock:
             entry = (fd, 0)
         fd, count = entry
         try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, self.tid, os.SEEK_SET)
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, self.byte, os.SEEK_SET)
         except OSError:
             if count == 0:
                 os.close(fd)
-            raise _refuse(self.tid) from None
+            raise _refuse(self.kind, self.tid) from None
         _files[path] = (fd, count + 1)
         self._file = path
 
@@ -118,7 +129,7 @@ class EventLock:
             except EventRunning:
                 _held.discard(self.key)
                 raise EventRunning(
-                    f"tournament {self.tid} was taken over by another process while the "
+                    f"{self.kind} {self.tid} was taken over by another process while the "
                     "database was unreachable; this run stops"
                 ) from None
 
@@ -144,7 +155,7 @@ class EventLock:
             if self._file is not None:
                 fd, count = _files[self._file]
                 try:
-                    fcntl.lockf(fd, fcntl.LOCK_UN, 1, self.tid, os.SEEK_SET)
+                    fcntl.lockf(fd, fcntl.LOCK_UN, 1, self.byte, os.SEEK_SET)
                 finally:
                     if count <= 1:
                         os.close(fd)

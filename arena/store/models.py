@@ -2,7 +2,10 @@
 
 Everything a tournament needs to resume after a crash lives here: the plan of every round,
 every match with its seed and status, and every game played, written together with its
-match's completion in one transaction.
+match's completion in one transaction. An A/B test (``arena test``) is an ``AbTest`` with
+its units (``AbUnit``: the games played on one deal) and their games (``AbGame``), a unit
+written with its games in one transaction; its games are not tournament games and are not
+rated on the leaderboard.
 """
 
 from __future__ import annotations
@@ -15,7 +18,14 @@ from sqlmodel import Field, SQLModel
 
 from arena.bots import BotSource, Command, Image, Policy, Remote, source_dict, source_from_dict
 from arena.seeds import DealKey
-from arena.status import GameStatus, MatchStatus, RoundStatus, TournamentStatus
+from arena.status import (
+    AbTestStatus,
+    GameStatus,
+    MatchStatus,
+    RoundStatus,
+    TournamentStatus,
+    UnitStatus,
+)
 
 
 def now() -> datetime:
@@ -171,4 +181,84 @@ class Game(SQLModel, table=True):
     faults: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
     choices: list[int] = Field(default_factory=list, sa_column=Column(JSON))
     events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
+    played: datetime = Field(default_factory=now)
+
+
+class AbTest(SQLModel, table=True):
+    """An A/B test of NEW against BASE (``arena test``): its bots, design, hypotheses and
+    its state, updated in the transaction that stores each unit."""
+
+    __tablename__ = "ab_test"
+    id: int | None = Field(default=None, primary_key=True)
+    new: str = Field(max_length=64)  # NEW's name at the table
+    base: str = Field(max_length=64)  # BASE's name at the table
+    # every player by role: [{"role", "name", "source" (arena.bots.source_dict),
+    # "bot_version_id"}], NEW and BASE first, then the opponents OPP1...
+    bots: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
+    seats: int
+    variant: str = Field(max_length=16)
+    brutal: bool = False
+    design: str = Field(max_length=32)  # arena.abtest.design: "swap"
+    sprt: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))  # SprtSpec
+    fixed_games: int | None = None  # a fixed-length test's games; None: stop at the verdict
+    max_games: int  # the cap of a sequential test
+    ahead: int  # units started ahead of the first unfinished one (fixes where it stops)
+    concurrency: int = 16
+    # a reproducible test's seed (its deals are guessable); None: secret deals
+    seed: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    secret: str | None = Field(default=None, max_length=64)  # hex deal key (arena.seeds)
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
+    # arena.abtest.SprtState.as_dict() over the units counted so far, in unit order
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
+    verdict: str = Field(default="continue", max_length=16)  # arena.abtest.Verdict value
+    status: str = Field(default=AbTestStatus.RUNNING, max_length=16)  # AbTestStatus
+    created: datetime = Field(default_factory=now)
+    finished: datetime | None = None
+
+    def deal_key(self) -> DealKey:
+        """The key every deal of this test derives from (arena.seeds)."""
+        if self.secret:
+            return DealKey.from_hex(self.secret)
+        if self.seed is None:
+            raise ValueError(f"test {self.id} has neither a seed nor a deal key")
+        return DealKey.from_seed(self.seed)
+
+    @property
+    def reproducible(self) -> bool:
+        return not self.secret
+
+
+class AbUnit(SQLModel, table=True):
+    """One unit of a test: the games played on one deal, with NEW's result in each."""
+
+    __tablename__ = "ab_unit"
+    __table_args__ = (UniqueConstraint("test_id", "index"),)
+    id: int | None = Field(default=None, primary_key=True)
+    test_id: int = Field(foreign_key="ab_test.id", index=True)
+    index: int
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))  # the unit's match seed
+    # NEW's result against BASE in each game, in game order ("WL": won the first, lost the
+    # second); empty for a void unit
+    outcome: str = Field(default="", max_length=32)
+    status: str = Field(default=UnitStatus.COMPLETED, max_length=16)  # UnitStatus
+    finished: datetime = Field(default_factory=now)
+
+
+class AbGame(SQLModel, table=True):
+    """A game of a test (no event log: the engine rebuilds it from the seed and choices)."""
+
+    __tablename__ = "ab_game"
+    __table_args__ = (UniqueConstraint("unit_id", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    test_id: int = Field(foreign_key="ab_test.id", index=True)
+    unit_id: int = Field(foreign_key="ab_unit.id", index=True)
+    position: int  # the game's place in its unit (its seat layout)
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))  # the deal
+    seating: list[str] = Field(default_factory=list, sa_column=Column(JSON))
+    ranks: list[int] = Field(default_factory=list, sa_column=Column(JSON))
+    totals: list[int] = Field(default_factory=list, sa_column=Column(JSON))
+    rounds: int = 0
+    status: str = Field(default=GameStatus.COMPLETED, max_length=16)  # GameStatus
+    faults: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
+    choices: list[int] = Field(default_factory=list, sa_column=Column(JSON))
     played: datetime = Field(default_factory=now)

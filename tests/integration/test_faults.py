@@ -588,3 +588,26 @@ def test_requests_never_reveal_the_draw_order(
         assert heard == [event_pb(e) for e in game.events]
         assert end.seed == g.seed
     assert checked >= 12
+
+
+def test_a_shared_deal_is_withheld_at_the_end_of_each_of_its_games(sock_dir: Path) -> None:
+    """Duplicate deals: one deal serves two games that may be in play together, so a game's
+    end must not give its seed away (the spy would know the other game's cards)."""
+    log = sock_dir / "spy.jsonl"
+    spec = MatchSpec(
+        bots=[example("ev"), broken("spy", "spy.py", log)],
+        games=4,
+        seed=8,
+        games_per_deal=2,
+        faults=POLICY,
+    )
+    result = play(spec, sock_dir)
+    assert all(g.status == "completed" and g.faults == [] for g in result.games)
+    by_index = sorted(result.games, key=lambda g: g.index)
+    assert by_index[0].seed == by_index[1].seed != by_index[2].seed == by_index[3].seed
+    ends = [
+        pb.GameEnd.FromString(base64.b64decode(n["raw"]))
+        for n in notes(log)
+        if n["event"] == "game_end"
+    ]
+    assert len(ends) == 4 and [e.seed for e in ends] == [0, 0, 0, 0]

@@ -7,6 +7,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.abtest_runner import AbTestConfig, Player, create_test, run_test
 from arena.bots import Command, Policy
 from arena.report import RenderResult, render_site
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
@@ -26,6 +27,7 @@ class Site:
     brutal: int
     faulty: int
     base_brutal: int
+    abtest: int
 
 
 def _run(url: str, cfg: TournamentConfig) -> int:
@@ -42,7 +44,9 @@ def build_site(base: Path) -> Site:
     * a round robin, Vengeance in Brutal mode, 3 seats;
     * a one-round event with a real process bot that crashes mid-game (tests/bots), so the
       fault tables have something true to show;
-    * a one-round base game in Brutal mode, so one variant has two leaderboards.
+    * a one-round base game in Brutal mode, so one variant has two leaderboards;
+    * a short A/B test whose NEW and BASE have the hostile names, so its page is checked
+      like the others.
     """
     url = f"sqlite:///{base / 'arena.db'}"
     swiss = _run(
@@ -114,6 +118,16 @@ def build_site(base: Path) -> Site:
             seed=4,
         ),
     )
+    abtest = create_test(
+        AbTestConfig(
+            new=Player(XSS, Policy("threshold:20")),
+            base=Player(QUOTED, Policy("threshold:27")),
+            games=40,
+            seed=5,
+        ),
+        url,
+    )
+    asyncio.run(run_test(url, abtest, workers=1))
     out = base / "site"
     result = render_site(url, out)
-    return Site(url, out, result, swiss, brutal, faulty, base_brutal)
+    return Site(url, out, result, swiss, brutal, faulty, base_brutal, abtest)

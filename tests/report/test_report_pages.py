@@ -21,7 +21,7 @@ from arena.ratings import GameResult, fit_ratings
 from arena.report import PROVISIONAL_MAX_INTERVAL, PROVISIONAL_MIN_GAMES
 from arena.report.site import slug
 from arena.store.db import get_engine
-from arena.store.models import Entry, Game, Match, Round, Tournament
+from arena.store.models import AbTest, Entry, Game, Match, Round, Tournament
 
 
 def games_of(site: Site, tid: int | None = None) -> list[Game]:
@@ -53,12 +53,15 @@ def page(site: Site, rel: str) -> Node:
 
 
 # ---------------------------------------------------------------- the site as a whole
-def test_render_writes_one_page_per_tournament_bot_and_game(site: Site) -> None:
+def test_render_writes_one_page_per_tournament_bot_game_and_test(site: Site) -> None:
     with Session(get_engine(site.url)) as s:
         n_t = len(s.exec(select(Tournament)).all())
         names = {e.name for e in s.exec(select(Entry))}
+        tests = [t.id for t in s.exec(select(AbTest))]
     games = games_of(site)
-    assert site.result.pages == 1 + n_t + len(names) + len(games)
+    assert tests == [site.abtest]
+    assert site.result.pages == 1 + n_t + len(names) + len(games) + len(tests)
+    assert (site.out / "test" / f"{site.abtest}.html").is_file()
     assert site.result.index == site.out / "index.html"
     assert site.result.seconds > 0
     html = sorted(site.out.rglob("*.html"))
