@@ -80,6 +80,35 @@ def slug(name: str) -> str:
     return f"{readable}-{digest}"
 
 
+# Where a name may wrap in a narrow column: after a separator, before an opening bracket,
+# where a lower-case letter meets a capital (camelCase), and inside a run of letters and
+# digits longer than a phone's column holds (every WORD_CHUNK characters). Nowhere else:
+# a table cell never breaks ``threshold`` into ``thr``/``esh``/``old``.
+WORD_CHUNK = 14
+_BREAK = re.compile(
+    r"(?<=[:/_\-.)\]>,;&#@=+])(?=[^\s:/_\-.)\]>,;&#@=+])"  # after a separator (not a run of them)
+    r"|(?<=[^\s(\[<])(?=[(\[<])"  # before an opening bracket
+    r"|(?<=[a-z])(?=[A-Z])"  # camelCase
+)
+_LONG_RUN = re.compile(rf"[A-Za-z0-9]{{{WORD_CHUNK + 1},}}")
+
+
+def breakable(name: object) -> Markup:
+    """A name, escaped, with <wbr> where it may wrap (see _BREAK); the text is unchanged."""
+    out = []
+    for piece in _BREAK.split(str(name)):
+        pos = 0
+        for m in _LONG_RUN.finditer(piece):
+            run = m.group(0)
+            out.append(escape(piece[pos : m.start()]))
+            chunks = [run[i : i + WORD_CHUNK] for i in range(0, len(run), WORD_CHUNK)]
+            out.append(Markup("<wbr>").join(escape(c) for c in chunks))
+            pos = m.end()
+        out.append(escape(piece[pos:]))
+        out.append(Markup("<wbr>"))
+    return Markup("").join(out[:-1])
+
+
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
@@ -101,6 +130,7 @@ def make_env() -> Environment:
     )
     env.filters["num"] = num
     env.filters["pct"] = pct
+    env.filters["breakable"] = breakable
     env.filters["bot_href"] = lambda name: f"bot/{slug(name)}.html"
     env.filters["t_href"] = lambda tid: f"tournament/{tid}.html"
     env.filters["g_href"] = lambda gid: f"game/{gid}.html"

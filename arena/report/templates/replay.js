@@ -339,11 +339,24 @@
     return m ? Number(m[1]) : null;
   }
 
+  // #step-N is also the id of the event's line in the list (so the link works without
+  // script); with script, the replay shows that step and the page shows the replay
+  function reveal() {
+    $("replay").scrollIntoView();
+  }
+
   window.addEventListener("hashchange", function () {
     var p = stepOf(location.hash);
-    if (p !== null && p !== pos) {
-      show(p, false);
+    if (p !== null) {
+      if (p !== pos) {
+        show(p, false);
+      }
+      reveal();
     }
+  });
+  $("replay-link").addEventListener("click", function (e) {
+    e.preventDefault(); // the address already holds this step: keep the view where it is
+    setFragment(pos);
   });
   document.querySelectorAll("#score-chart a[data-step]").forEach(function (a) {
     a.addEventListener("click", function (e) {
@@ -406,6 +419,7 @@
     if (opened !== pos) {
       setFragment(pos); // past the end: the last step
     }
-    $("replay").scrollIntoView();
+    reveal();
+    window.addEventListener("load", reveal); // after the browser's own jump to the list line
   }
 })();
