@@ -3,7 +3,8 @@
 :mod:`arena.report.replay` replays a stored game with the engine and records a
 :class:`Move` at every decision the stored choices answer: the engine's own decision (its
 kind, seat and enumerated options), the option chosen, and — for a hit-or-stay — the
-chance that a hit busts the seat at that moment (:func:`bust_odds`).
+chance that the card a hit draws busts the seat at that moment (:func:`bust_odds`; a Flip
+Three it may draw instead can bust the seat later, which is not counted).
 
 A move's ``step`` is the number of events logged before it, so the replay step that shows
 the table exactly as the seat saw it when it chose (step 0 is the table before the first

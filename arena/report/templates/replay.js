@@ -176,8 +176,8 @@
       bust.hidden = false;
       bust.setAttribute("data-busting", String(m[5][0]));
       bust.setAttribute("data-pile", String(m[5][1]));
-      bust.textContent = "Chance that a hit busts " + nameOf(m[1]) + " now: " + m[5][2] + " (" +
-        m[5][0] + " of the " + m[5][1] + " cards it would be drawn from)";
+      bust.textContent = "Chance that the card a hit draws busts " + nameOf(m[1]) + ": " + m[5][2] +
+        " (" + m[5][0] + " of the " + m[5][1] + " cards it would come from)";
     }
     if (m[6]) {
       auto.hidden = false;
