@@ -396,13 +396,16 @@ class _Site:
                 cards = names_cache[g.variant] = card_names(g.variant)
             seen = _labels(events)
             forfeits = mark_forfeits(replay.moves, g.faults)
+            words: dict[str, int] = {}  # the moves' texts, each once (see _move_row)
+            move_rows = [_move_row(mv, g.seating, cards, words) for mv in replay.moves]
             payload = {
                 "seats": len(g.seating),
                 "names": list(g.seating),
                 "initial": replay.initial_dict(),
                 "steps": replay.patches(),
                 "cards": {lb: list(cards[lb]) for lb in sorted(seen) if lb in cards},
-                "moves": [_move_row(mv, g.seating, cards) for mv in replay.moves],
+                "moves": move_rows,
+                "words": list(words),
                 "forfeits": [[f.seat, f.step, f.round, f.kind] for f in forfeits],
             }
             rounds = score_rounds(events) if replay.states is not None else []
@@ -432,15 +435,23 @@ class _Site:
             (self.out / f"game/{gid}.jsonl").write_text(lines, encoding="utf-8")
 
 
-def _move_row(mv: Move, names: list[str], cards: dict[str, tuple[str, str]]) -> list[Any]:
+def _move_row(
+    mv: Move, names: list[str], cards: dict[str, tuple[str, str]], words: dict[str, int]
+) -> list[Any]:
     """A move as the page's script reads it: [step, seat, question, options, chosen,
-    bust (null, or [cards that bust, cards drawn from, the chance as printed]), auto]."""
+    bust (null, or [cards that bust, cards drawn from, the chance as printed]), auto]; the
+    question and each option are indices into the page's ``words`` (which ``words`` here
+    grows: a game repeats "hit or stay?" and its names hundreds of times)."""
+
+    def word(text: str) -> int:
+        return words.setdefault(text, len(words))
+
     bust = None if mv.bust is None else [mv.bust[0], mv.bust[1], bust_text(mv.bust)]
     return [
         mv.step,
         mv.seat,
-        question(mv, cards),
-        option_texts(mv, names, cards),
+        word(question(mv, cards)),
+        [word(t) for t in option_texts(mv, names, cards)],
         mv.chosen,
         bust,
         1 if mv.auto else 0,

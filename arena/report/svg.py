@@ -193,9 +193,8 @@ def score_chart(
         for k, (rnd, step, totals) in enumerate(rounds, 1):
             label = f"{name} after round {rnd}: {totals[seat]}"
             parts.append(
-                f'<a href="#step-{step}" data-step="{step}">'
-                f'<circle class="point" cx="{_f(px(k))}" cy="{_f(py(totals[seat]))}" r="3.5" '
-                f'data-seat="{seat}" data-round="{rnd}" data-total="{totals[seat]}">'
+                f'<a href="#step-{step}"><circle class="point" cx="{_f(px(k))}" '
+                f'cy="{_f(py(totals[seat]))}" r="3.5" data-total="{totals[seat]}">'
                 f"<title>{escape(label)}</title></circle></a>"
             )
         parts.append("</g>")

@@ -19,8 +19,12 @@
   var data = JSON.parse(source.textContent);
   var cards = data.cards || {};
   var names = data.names || [];
-  // moves: [step, seat, question, options, chosen, bust, auto]
-  var moves = data.moves || [];
+  // moves: [step, seat, question, options, chosen, bust, auto], their texts shipped once
+  // each in words (the question and the options are indices into it)
+  var words = data.words || [];
+  var moves = (data.moves || []).map(function (m) {
+    return [m[0], m[1], words[m[2]], m[3].map(function (w) { return words[w]; }), m[4], m[5], m[6]];
+  });
   var movesAt = {};
   moves.forEach(function (m) {
     (movesAt[m[0]] = movesAt[m[0]] || []).push(m);
@@ -188,8 +192,8 @@
 
   // the chart's "now" line: after how many scored rounds the step is
   var scored = [];
-  document.querySelectorAll("#score-chart g.seat[data-seat='0'] a[data-step]").forEach(function (a) {
-    scored.push(Number(a.getAttribute("data-step")));
+  document.querySelectorAll("#score-chart g.seat[data-seat='0'] a").forEach(function (a) {
+    scored.push(stepOf(a.getAttribute("href")));
   });
   var nowLine = $("score-now");
 
@@ -358,10 +362,10 @@
     e.preventDefault(); // the address already holds this step: keep the view where it is
     setFragment(pos);
   });
-  document.querySelectorAll("#score-chart a[data-step]").forEach(function (a) {
+  document.querySelectorAll("#score-chart a").forEach(function (a) {
     a.addEventListener("click", function (e) {
       e.preventDefault();
-      go(Number(a.getAttribute("data-step")));
+      go(stepOf(a.getAttribute("href")));
     });
   });
 
