@@ -54,7 +54,7 @@ def folder_name(db: str | Engine | URL | None) -> str:
         name = parsed.database or parsed.get_backend_name()
         if parsed.get_backend_name() == "sqlite":
             name = "memory"
-        key = parsed.set(password=None).render_as_string(hide_password=False)
+        key = parsed.render_as_string(hide_password=True)  # the same whatever the password
     readable = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.")[:40] or "db"
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
     return f"{readable}-{digest}"
