@@ -78,12 +78,13 @@ def run_and_report(
     db: str | None,
     tid: int,
     as_json: bool,
-    out_dir: Path | None = Path("reports"),
+    out_dir: Path | None = None,
     listen: str | None = None,
     db_retry: float | None = None,
     workers: int = 1,
 ) -> None:
-    """Run (or resume) a tournament with a progress bar, print standings, render the report."""
+    """Run (or resume) a tournament with a progress bar, print standings, render the report
+    into ``out_dir`` (None: no report; see :func:`report_dir`)."""
     from arena.tournament import run_tournament
 
     progress = make_progress(err)
@@ -110,8 +111,18 @@ def run_and_report(
     if out_dir is not None:
         from arena.report import render_site
 
-        report = render_site(db, out_dir)
+        report = render_site(db, out_dir)  # the public form (arena report --private: not)
     print_standings(outcome, as_json, report)
+
+
+def report_dir(db: str | None, out_dir: Path | None, no_report: bool = False) -> Path | None:
+    """Where an event's report goes: --out, else the database's own folder under reports/
+    (arena.report.cli.default_out); None with --no-report."""
+    if no_report:
+        return None
+    from arena.report.cli import default_out
+
+    return out_dir if out_dir is not None else default_out(db)
 
 
 def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
@@ -248,7 +259,7 @@ def tournament(
             "(port 0: any free port).",
         ),
     ] = None,
-    out_dir: ReportDirOpt = Path("reports"),
+    out_dir: ReportDirOpt = None,
     no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
     as_json: JsonOpt = False,
@@ -319,7 +330,9 @@ def tournament(
     err.print(f"tournament {tid} created; if it is interrupted: arena tournament resume {tid}")
     if listen:
         err.print(f"remote bots connect to {listen} with their tokens")
-    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers)
+    run_and_report(
+        db, tid, as_json, report_dir(db, out_dir, no_report), listen, db_retry, n_workers
+    )
 
 
 @tournament_app.command("resume")
@@ -329,7 +342,7 @@ def tournament_resume(
         str | None,
         typer.Option("--listen", metavar="HOST:PORT", help="TCP address for remote bots."),
     ] = None,
-    out_dir: ReportDirOpt = Path("reports"),
+    out_dir: ReportDirOpt = None,
     no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
     workers_: WorkersOpt = None,
@@ -349,7 +362,9 @@ def tournament_resume(
     load(read_engine(db), tid)  # an unknown id is an error, and creates nothing
     if listen:
         check_listen(listen)
-    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers)
+    run_and_report(
+        db, tid, as_json, report_dir(db, out_dir, no_report), listen, db_retry, n_workers
+    )
 
 
 @tournament_app.command("list")
@@ -402,7 +417,7 @@ def demo(
     ] = 5,
     variant: VariantOpt = "base",
     seed: SeedOpt = None,
-    out_dir: ReportDirOpt = Path("reports"),
+    out_dir: ReportDirOpt = None,
     workers_: WorkersOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
@@ -437,4 +452,4 @@ def demo(
     )
     tid = create_tournament(cfg, db)
     err.print(f"demo tournament {tid}: {len(entries)} example bots, Swiss, {rounds} rounds")
-    run_and_report(db, tid, as_json, out_dir, workers=n_workers)
+    run_and_report(db, tid, as_json, report_dir(db, out_dir), workers=n_workers)

@@ -35,7 +35,9 @@ DbOpt = Annotated[
         "--db",
         metavar="URL",
         envvar="ARENA_DB",
-        help="Database URL (default: SQLite file arena.db here; ARENA_DB overrides).",
+        help="Database: a URL (sqlite:///path/to/arena.db, "
+        "postgresql+psycopg://user:pw@host/db) or a SQLite file (name.db, path/to/file); "
+        "default: SQLite file arena.db here; ARENA_DB overrides.",
     ),
 ]
 
@@ -110,9 +112,15 @@ ConcurrencyOpt = Annotated[
 ]
 
 
-ReportDirOpt = Annotated[
-    Path, typer.Option("--out", metavar="DIR", help="Where to write the HTML report.")
-]
+REPORT_DIR_HELP = (
+    "Where to write the HTML report (default: a folder per database under reports/: "
+    "reports/NAME-HASH/, NAME the SQLite file's name or the server's database, HASH "
+    "8 hex digits of the file's absolute path or the URL without its password, so one "
+    "database's report never overwrites another's)."
+)
+
+
+ReportDirOpt = Annotated[Path | None, typer.Option("--out", metavar="DIR", help=REPORT_DIR_HELP)]
 
 
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Skip the report.")]

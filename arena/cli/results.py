@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,6 +11,7 @@ from arena.cli.app import app, db_app, emit_json, out
 from arena.cli.options import (
     DbOpt,
     JsonOpt,
+    ReportDirOpt,
     ruleset,
 )
 
@@ -87,20 +87,31 @@ def leaderboard(
 # ------------------------------------------------------------------ report
 @app.command()
 def report(
-    out_dir: Annotated[
-        Path, typer.Option("--out", metavar="DIR", help="Output folder (default: reports).")
-    ] = Path("reports"),
+    out_dir: ReportDirOpt = None,
+    private: Annotated[
+        bool,
+        typer.Option(
+            "--private",
+            help="The organiser's own copy: also the bots' logs (stderr tails stored with "
+            "their faults), the bots' commands and fault details with their file paths, and "
+            "the database; each page says it is private. Default folder: the public one's "
+            "name + '-private', beside it (never inside it).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
     """Render the static HTML site: leaderboards, tournaments, bots and game replays.
 
     Self-contained (no network): open DIR/index.html from disk or serve DIR anywhere.
+    The report is public by default: no bot's log, no absolute file path (a command's
+    paths are shortened to the file's name) and no database URL; --private shows them.
     """
-    from arena.report.cli import report_command
+    from arena.report.cli import default_out, report_command
     from arena.store.db import read_engine
 
-    report_command(out_dir, read_engine(db), as_json)
+    eng = read_engine(db)
+    report_command(out_dir or default_out(db, private), eng, as_json, private=private)
 
 
 # ------------------------------------------------------------------ database

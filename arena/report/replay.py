@@ -24,17 +24,22 @@ The snapshots are shipped to the page as *patches* (only the seats that changed,
 added to the discard pile) which the page's script expands once at load time, so a game of
 a few hundred events costs a few kilobytes and stepping back and forth is instant.
 
+The same replay records every decision the stored choices answer (``Replay.moves``, see
+:mod:`arena.report.moves`): the engine's decision, the option chosen and, at a hit-or-stay,
+the chance that a hit busts the seat then.
+
 When the stored events cannot be reproduced (a void game without events, a scripted deck),
-the page lists the events without the table (``Replay.states is None``).
+the page lists the events without the table (``Replay.states is None``, no moves).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from arena.report.moves import Move, move_of
 from engine import Game, get_ruleset
 from engine.events import event_dict
 from engine.rulesets import RULESETS, Ruleset
@@ -102,6 +107,7 @@ class Replay:
     states: list[TableState] | None
     initial: TableState | None
     note: str = ""
+    moves: list[Move] = field(default_factory=list)  # every decision answered, in order
 
     def patches(self) -> list[dict[str, Any]]:
         """The states as differences from the previous one (the first from ``initial``).
@@ -162,6 +168,7 @@ class _Tracer:
     def __init__(self, game: _TracedGame) -> None:
         self.game = game
         self.states: list[TableState | None] = []
+        self.moves: list[Move] = []
         self.waiting: list[int] = []  # events logged since the last checkpoint
         self._seat_cache: list[tuple[Any, SeatState] | None] = []
         self._pile_of: list[Any] | None = None  # the engine's discard list ...
@@ -243,6 +250,9 @@ class _TracedGame(Game):
 
     def step(self, index: int) -> None:
         self._tracer.checkpoint()  # a decision: nothing of its outcome has happened yet
+        d = self.decision
+        if d is not None:
+            self._tracer.moves.append(move_of(self, d, index))
         super().step(index)
 
     def draw(self) -> Any:
@@ -276,13 +286,21 @@ def _same_events(replayed: list[dict[str, Any]], stored: list[Any]) -> bool:
 
 def trace(rules: Ruleset, seats: int, seed: int, choices: Sequence[int]) -> tuple[list, list]:
     """Replay a game; returns (event dicts, state after each event)."""
+    events, states, _ = trace_moves(rules, seats, seed, choices)
+    return events, states
+
+
+def trace_moves(
+    rules: Ruleset, seats: int, seed: int, choices: Sequence[int]
+) -> tuple[list[dict[str, Any]], list[TableState | None], list[Move]]:
+    """Replay a game; returns (event dicts, state after each event, the moves)."""
     g = _TracedGame.__new__(_TracedGame)
     g._tracer = _Tracer(g)
     Game.__init__(g, rules, seats, seed)
     for c in choices:
         g.step(c)
     g._tracer.checkpoint()
-    return [event_dict(e) for e in g.events], list(g._tracer.states)
+    return [event_dict(e) for e in g.events], list(g._tracer.states), g._tracer.moves
 
 
 def build_replay(
@@ -307,11 +325,12 @@ def build_replay(
     # single-option answers, which the game replays with auto_single off.
     for candidate in (rules, rules.with_options(auto_single=False)):
         try:
-            replayed, states = trace(candidate, seats, seed, choices)
+            replayed, states, moves = trace_moves(candidate, seats, seed, choices)
         except Exception:  # a choice that does not fit: not this ruleset
             continue
-        if _same_events(replayed, events) and all(s is not None for s in states):
-            return Replay(events, states, _initial_state(candidate, seats))
+        shown = [s for s in states if s is not None]
+        if _same_events(replayed, events) and len(shown) == len(states):
+            return Replay(events, shown, _initial_state(candidate, seats), moves=moves)
     return Replay(events, None, None, "the stored choices do not reproduce the stored events")
 
 

@@ -11,6 +11,10 @@ and from any web server, in any folder):
     game/<id>.html              the replay
     game/<id>.jsonl             the game's events, one JSON object per line
     test/<id>.html              an A/B test: verdict, LLR over games, pair outcomes
+
+Public or private (:mod:`arena.report.privacy`): by default the site leaves out the bots'
+logs, the database and the organiser's file paths; ``private=True`` renders the
+organiser's own copy with all of them, and every page says so.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import re
 import shutil
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,8 +38,11 @@ from sqlalchemy import Engine
 from arena import leaderboard
 from arena.report import abtests, stats
 from arena.report.data import GameInfo, SiteData, TournamentInfo, iter_game_logs, load_site
+from arena.report.moves import Move, bust_text, mark_forfeits, option_texts, question, score_rounds
+from arena.report.privacy import Shown
 from arena.report.replay import build_replay, card_names, describe
-from arena.report.svg import interval_bar, rating_chart, scale_of
+from arena.report.svg import interval_bar, rating_chart, scale_of, score_chart
+from arena.store.db import describe as describe_db
 from arena.store.db import engine_of
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -74,6 +81,35 @@ def slug(name: str) -> str:
     return f"{readable}-{digest}"
 
 
+# Where a name may wrap in a narrow column: after a separator, before an opening bracket,
+# where a lower-case letter meets a capital (camelCase), and inside a run of letters and
+# digits longer than a phone's column holds (every WORD_CHUNK characters). Nowhere else:
+# a table cell never breaks ``threshold`` into ``thr``/``esh``/``old``.
+WORD_CHUNK = 14
+_BREAK = re.compile(
+    r"(?<=[:/_\-.)\]>,;&#@=+])(?=[^\s:/_\-.)\]>,;&#@=+])"  # after a separator (not a run of them)
+    r"|(?<=[^\s(\[<])(?=[(\[<])"  # before an opening bracket
+    r"|(?<=[a-z])(?=[A-Z])"  # camelCase
+)
+_LONG_RUN = re.compile(rf"[A-Za-z0-9]{{{WORD_CHUNK + 1},}}")
+
+
+def breakable(name: object) -> Markup:
+    """A name, escaped, with <wbr> where it may wrap (see _BREAK); the text is unchanged."""
+    out = []
+    for piece in _BREAK.split(str(name)):
+        pos = 0
+        for m in _LONG_RUN.finditer(piece):
+            run = m.group(0)
+            out.append(escape(piece[pos : m.start()]))
+            chunks = [run[i : i + WORD_CHUNK] for i in range(0, len(run), WORD_CHUNK)]
+            out.append(Markup("<wbr>").join(escape(c) for c in chunks))
+            pos = m.end()
+        out.append(escape(piece[pos:]))
+        out.append(Markup("<wbr>"))
+    return Markup("").join(out[:-1])
+
+
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
@@ -95,6 +131,7 @@ def make_env() -> Environment:
     )
     env.filters["num"] = num
     env.filters["pct"] = pct
+    env.filters["breakable"] = breakable
     env.filters["bot_href"] = lambda name: f"bot/{slug(name)}.html"
     env.filters["t_href"] = lambda tid: f"tournament/{tid}.html"
     env.filters["g_href"] = lambda gid: f"game/{gid}.html"
@@ -116,12 +153,19 @@ def board_title(variant: str | None, brutal: bool | None) -> str:
 
 class _Site:
     def __init__(
-        self, data: SiteData, out: Path, eng: Engine, progress: Progress | None = None
+        self,
+        data: SiteData,
+        out: Path,
+        eng: Engine,
+        progress: Progress | None = None,
+        private: bool = False,
     ) -> None:
         self.data = data
         self.out = out
         self.progress = progress
         self.tests = abtests.load(eng)
+        self.shown = Shown(private)
+        self.database = describe_db(eng.url) if private else None  # never a password
         self.total = (
             1 + len(data.tournaments) + len(data.bots()) + len(data.games) + len(self.tests)
         )
@@ -160,13 +204,21 @@ class _Site:
                 shutil.rmtree(out / d, ignore_errors=True)
         for d in SUBDIRS:
             (out / d).mkdir(parents=True, exist_ok=True)
-        (out / MARKER).write_text("rendered by arena report; safe to delete\n")
+        form = "the private copy (do not publish)" if self.shown.private else "public"
+        (out / MARKER).write_text(f"rendered by arena report ({form}); safe to delete\n")
         for name in ASSETS:
             shutil.copyfile(TEMPLATES / name, out / name)
 
     def write(self, rel: str, template: str, **ctx: Any) -> None:
         root = "../" * rel.count("/")
-        html = self.env.get_template(template).render(root=root, generated=self.generated, **ctx)
+        html = self.env.get_template(template).render(
+            root=root,
+            generated=self.generated,
+            private=self.shown.private,
+            shown=self.shown,
+            database=self.database,
+            **ctx,
+        )
         (self.out / rel).write_text(html, encoding="utf-8")
         self.pages += 1
         if self.progress is not None:
@@ -348,12 +400,20 @@ class _Site:
             if cards is None:
                 cards = names_cache[g.variant] = card_names(g.variant)
             seen = _labels(events)
+            forfeits = mark_forfeits(replay.moves, g.faults)
+            words: dict[str, int] = {}  # the moves' texts, each once (see _move_row)
+            move_rows = [_move_row(mv, g.seating, cards, words) for mv in replay.moves]
             payload = {
                 "seats": len(g.seating),
+                "names": list(g.seating),
                 "initial": replay.initial_dict(),
                 "steps": replay.patches(),
                 "cards": {lb: list(cards[lb]) for lb in sorted(seen) if lb in cards},
+                "moves": move_rows,
+                "words": list(words),
+                "forfeits": [[f.seat, f.step, f.round, f.kind] for f in forfeits],
             }
+            rounds = score_rounds(events) if replay.states is not None else []
             prev_id, next_id = neighbours.get(gid, (None, None))
             self.write(
                 f"game/{gid}.html",
@@ -364,7 +424,12 @@ class _Site:
                 rnd=rnd,
                 names=g.seating,
                 n_events=len(events),
-                event_items=_event_items(events, g.seating, cards),
+                event_items=_event_items(
+                    events, g.seating, cards, {mv.step + 1 for mv in replay.moves if mv.auto}
+                ),
+                score_chart=score_chart(rounds, g.seating) if rounds else None,
+                n_rounds_scored=len(rounds),
+                forfeits=forfeits,
                 replay_ok=replay.states is not None,
                 replay_note=replay.note,
                 payload=json_for_script(payload),
@@ -375,17 +440,50 @@ class _Site:
             (self.out / f"game/{gid}.jsonl").write_text(lines, encoding="utf-8")
 
 
+def _move_row(
+    mv: Move, names: list[str], cards: dict[str, tuple[str, str]], words: dict[str, int]
+) -> list[Any]:
+    """A move as the page's script reads it: [step, seat, question, options, chosen,
+    bust (null, or [cards that bust, cards drawn from, the chance as printed]), auto]; the
+    question and each option are indices into the page's ``words`` (which ``words`` here
+    grows: a game repeats "hit or stay?" and its names hundreds of times)."""
+
+    def word(text: str) -> int:
+        return words.setdefault(text, len(words))
+
+    bust = None if mv.bust is None else [mv.bust[0], mv.bust[1], bust_text(mv.bust)]
+    return [
+        mv.step,
+        mv.seat,
+        word(question(mv, cards)),
+        [word(t) for t in option_texts(mv, names, cards)],
+        mv.chosen,
+        bust,
+        1 if mv.auto else 0,
+    ]
+
+
 def _event_items(
-    events: list[dict[str, Any]], names: list[str], cards: dict[str, tuple[str, str]]
+    events: list[dict[str, Any]],
+    names: list[str],
+    cards: dict[str, tuple[str, str]],
+    auto: Collection[int] = (),
 ) -> Markup:
     """The <li> of every event (built here rather than in a template loop: a 1,000-game
-    site has some 200,000 of them). Every text is escaped."""
+    site has some 200,000 of them). Every text is escaped. ``auto``: the steps that are the
+    outcome of a move the arena played for a forfeited seat."""
     parts = []
     for i, e in enumerate(events, 1):
         kind = re.sub(r"[^a-z0-9_]", "", str(e.get("kind", "")))
-        parts.append(
-            f'<li data-step="{i}" class="ev-{kind}">{escape(describe(e, names, cards))}</li>'
-        )
+        text = escape(describe(e, names, cards))
+        if i in auto:
+            parts.append(
+                f'<li id="step-{i}" data-step="{i}" class="ev-{kind} auto">{text} '
+                '<span class="auto-tag" title="the seat had forfeited: the arena played its '
+                'default">auto-played</span></li>'
+            )
+        else:
+            parts.append(f'<li id="step-{i}" data-step="{i}" class="ev-{kind}">{text}</li>')
     return Markup("\n".join(parts))
 
 
@@ -402,18 +500,23 @@ def _labels(events: Iterable[dict[str, Any]]) -> set[str]:
 
 
 def render_site(
-    db: str | Engine | None, out: Path | str, *, progress: Progress | None = None
+    db: str | Engine | None,
+    out: Path | str,
+    *,
+    progress: Progress | None = None,
+    private: bool = False,
 ) -> RenderResult:
     """Render the whole site from the database into ``out``; returns what was written.
 
     Reads everything from the database (``db``: a URL, an Engine, or None for the default
     database) and writes plain files: no network, no external address in any page.
-    ``progress(done, total)`` is called after each page.
+    ``progress(done, total)`` is called after each page. ``private``: the organiser's own
+    copy, with the bots' logs, the file paths and the database (see the module's doc).
     """
     t0 = time.perf_counter()
     eng = engine_of(db)
     out = Path(out)
-    site = _Site(load_site(eng), out, eng, progress)
+    site = _Site(load_site(eng), out, eng, progress, private)
     site.prepare()
     site.index()
     for t in site.data.tournaments:

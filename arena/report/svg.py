@@ -123,3 +123,88 @@ def rating_chart(
     )
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+SEAT_STYLES = 8  # the stylesheet colours seats s0 … s7, then repeats with a dashed line
+
+
+def score_chart(
+    rounds: Sequence[tuple[int, int, Sequence[int]]],
+    names: Sequence[str],
+    *,
+    width: int = 640,
+) -> Markup:
+    """Every seat's total after each round: a line per seat, a point per round and seat.
+
+    ``rounds``: (round, replay step of its scoring, totals by seat), as
+    :func:`arena.report.moves.score_rounds` gives them. Each point links to its step
+    (``#step-N``), so a click opens the replay at that round's scoring; a legend names the
+    seats (escaped)."""
+    height = 260
+    left, right, top, bottom = 44, 12, 14, 30
+    n = len(rounds)
+    values = [0, *(t for _, _, totals in rounds for t in totals)]
+    pad = max(5.0, (max(values) - min(values)) * 0.06)
+    lo, hi = min(values) - pad, max(values) + pad
+    pw, ph = width - left - right, height - top - bottom
+
+    def px(i: int) -> float:  # i: 0 before the first round, k after round k
+        return left + pw * i / n if n else left + pw / 2
+
+    def py(v: float) -> float:
+        return top + ph * (hi - v) / (hi - lo)
+
+    title = "totals after each round"
+    parts = [
+        f'<svg class="chart score-chart" id="score-chart" viewBox="0 0 {width} {height}" '
+        f'preserveAspectRatio="xMidYMid meet" role="img" aria-label="{title}">',
+        f"<title>{title}</title>",
+    ]
+    for t in _ticks(lo, hi):
+        y = py(t)
+        parts.append(
+            f'<line class="grid" x1="{left}" y1="{_f(y)}" x2="{width - right}" y2="{_f(y)}"/>'
+        )
+        parts.append(
+            f'<text class="tick" x="{left - 6}" y="{_f(y + 4)}" text-anchor="end">{t:.0f}</text>'
+        )
+    for t in _ticks(1, max(n, 1), 8):
+        if t != int(t) or not 1 <= t <= n:
+            continue
+        parts.append(
+            f'<text class="tick" x="{_f(px(int(t)))}" y="{height - bottom + 16}" '
+            f'text-anchor="middle">{int(t)}</text>'
+        )
+    parts.append(
+        f'<line class="base" x1="{left}" y1="{_f(py(0))}" x2="{width - right}" y2="{_f(py(0))}"/>'
+    )
+    parts.append(
+        f'<line class="now" id="score-now" x1="{_f(px(0))}" y1="{top}" x2="{_f(px(0))}" '
+        f'y2="{top + ph}" data-x0="{_f(px(0))}" data-dx="{_f(px(1) - px(0)) if n else 0}"/>'
+    )
+    for seat, name in enumerate(names):
+        style = f"s{seat % SEAT_STYLES}" + (" dashed" if seat >= SEAT_STYLES else "")
+        pts = [(px(0), py(0))] + [
+            (px(k), py(totals[seat])) for k, (_, _, totals) in enumerate(rounds, 1)
+        ]
+        line = " ".join(f"{_f(x)},{_f(y)}" for x, y in pts)
+        parts.append(f'<g class="seat {style}" data-seat="{seat}">')
+        parts.append(f'<polyline class="line" points="{line}"/>')
+        for k, (rnd, step, totals) in enumerate(rounds, 1):
+            label = f"{name} after round {rnd}: {totals[seat]}"
+            parts.append(
+                f'<a href="#step-{step}"><circle class="point" cx="{_f(px(k))}" '
+                f'cy="{_f(py(totals[seat]))}" r="3.5" data-total="{totals[seat]}">'
+                f"<title>{escape(label)}</title></circle></a>"
+            )
+        parts.append("</g>")
+    parts.append(
+        f'<text class="label" x="{width - right}" y="{height - 4}" text-anchor="end">rounds</text>'
+    )
+    parts.append("</svg>")
+    legend = "".join(
+        f'<li class="s{seat % SEAT_STYLES}{" dashed" if seat >= SEAT_STYLES else ""}" '
+        f'data-seat="{seat}"><span class="swatch"></span>{escape(name)}</li>'
+        for seat, name in enumerate(names)
+    )
+    return Markup("".join(parts) + f'<ul class="chart-legend">{legend}</ul>')

@@ -37,7 +37,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, UsageProblem
 
 DEFAULT_URL = "sqlite:///arena.db"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -52,12 +52,37 @@ class DatabaseReplaced(ArenaError):
     """The SQLite file was removed or replaced while the arena was using it."""
 
 
+EXPECTED_FORMS = "sqlite:///path/to/arena.db or postgresql+psycopg://user:pw@host/db"
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3", ".db3")
+
+
 def resolve_url(url: str | None) -> str:
-    """--db, then ARENA_DB, then the SQLite file arena.db in the working directory."""
+    """--db, then ARENA_DB, then the SQLite file arena.db in the working directory.
+
+    A value without a scheme is a SQLite file when it looks like one: it names an existing
+    file, has a folder in it (``data/x``, ``./x``, ``~/x``, ``/abs/x``) or a SQLite suffix
+    (``x.db``, ``x.sqlite``). A bare word such as ``foo`` is a mistake (a URL with its
+    scheme forgotten, or a bot's name in the wrong place), not a new file: a usage error
+    that shows the expected forms."""
     url = url or os.environ.get("ARENA_DB") or DEFAULT_URL
-    if "://" not in url:  # a bare path means a SQLite file
+    if "://" not in url:
+        if not looks_like_file(url):
+            raise UsageProblem(
+                f"{url!r} is not a database URL nor a SQLite file path; give e.g. "
+                f"{EXPECTED_FORMS} (a SQLite file also as path/to/name.db)",
+                param="--db",
+            )
         url = f"sqlite:///{url}"
     return url
+
+
+def looks_like_file(value: str) -> bool:
+    """Whether a --db value without a scheme names a SQLite file (see resolve_url)."""
+    if "/" in value or os.sep in value or value.startswith(("~", ".")):
+        return True
+    if value.lower().endswith(SQLITE_SUFFIXES):
+        return True
+    return Path(value).is_file()
 
 
 def _parse(url: str) -> URL:

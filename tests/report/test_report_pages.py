@@ -449,3 +449,40 @@ def test_game_with_a_forfeit_seat_is_replayed_too(site: Site) -> None:
         assert doc.find_all("script", id="replay-data"), "the replay reproduces the game"
         kinds = {f["kind"] for f in g.faults}
         assert any(k in doc.find("table", id="result").clean() for k in kinds)
+
+
+def test_game_page_charts_every_seats_total_after_each_round(site: Site) -> None:
+    """The score chart: a point per round and seat at the stored round_end totals, each
+    linking to the step of that round's scoring; a legend with every seat's name."""
+    for g in games_of(site)[::4]:
+        doc = page(site, f"game/{g.id}.html")
+        ends = [(i + 1, e) for i, e in enumerate(g.events) if e["kind"] == "round_end"]
+        assert len(ends) == g.rounds
+        chart = doc.find("svg", id="score-chart")
+        for seat in range(len(g.seating)):
+            (group,) = chart.find_all("g", cls="seat", **{"data-seat": str(seat)})
+            circles = group.find_all("circle", cls="point")
+            assert [int(c.get("data-total")) for c in circles] == [
+                e["totals"][seat] for _, e in ends
+            ]
+            links = [a.get("href") for a in group.find_all("a")]
+            assert links == [f"#step-{i}" for i, _ in ends]
+        assert circles[-1].get("data-total") == str(g.totals[-1])
+        legend = [li.clean() for li in doc.find("ul", cls="chart-legend").find_all("li")]
+        assert legend == list(g.seating)
+
+
+def test_game_page_ships_one_move_per_stored_answer(site: Site) -> None:
+    """The replay's data: every stored choice is a move, at a step where the engine asked,
+    with the option chosen inside the options shown."""
+    for g in games_of(site)[::3]:
+        data = json.loads(page(site, f"game/{g.id}.html").find("script", id="replay-data").text())
+        moves = data["moves"]
+        assert [m[4] for m in moves] == g.choices
+        assert data["names"] == g.seating
+        steps = [m[0] for m in moves]
+        assert steps == sorted(steps) and all(0 <= s < len(g.events) for s in steps)
+        for _step, seat, _question, options, chosen, bust, _auto in moves:
+            assert 0 <= chosen < len(options) and 0 <= seat < len(g.seating)
+            if bust is not None:
+                assert 0 <= bust[0] <= bust[1] and bust[2].endswith(" %")

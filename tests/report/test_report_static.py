@@ -143,7 +143,7 @@ def test_report_command_prints_out_and_pages_as_json(
 ) -> None:
     report_command(tmp_path / "r", site.url, True)
     data = json.loads(capsys.readouterr().out)
-    assert data == {"out": str(tmp_path / "r"), "pages": site.result.pages}
+    assert data == {"out": str(tmp_path / "r"), "pages": site.result.pages, "private": False}
     report_command(tmp_path / "r", site.url, False)
     assert f"wrote {site.result.pages} pages" in capsys.readouterr().out
 
