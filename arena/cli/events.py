@@ -13,6 +13,7 @@ from arena.bots import Command, is_builtin
 from arena.cli.app import app, emit_json, err, out, tournament_app
 from arena.cli.bots import check_images
 from arena.cli.options import (
+    AllowAbsentOpt,
     BrutalOpt,
     ConcurrencyOpt,
     DbOpt,
@@ -24,6 +25,7 @@ from arena.cli.options import (
     ProcessLimitOpt,
     ReportDirOpt,
     SeedOpt,
+    StartTimeoutOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
@@ -36,6 +38,7 @@ from arena.cli.options import (
     warn_guessable,
     workers,
 )
+from arena.cli.play import fault_rows, print_fault_summary
 from arena.console import make_progress
 from arena.errors import UsageProblem
 from arena.names import check_entry_name, numbered
@@ -81,8 +84,10 @@ def run_and_report(
     listen: str | None = None,
     db_retry: float | None = None,
     workers: int = 1,
+    allow_absent: bool = False,
 ) -> None:
-    """Run (or resume) a tournament with a progress bar, print standings, render the report."""
+    """Run (or resume) a tournament with a progress bar (after its pre-flight), print
+    standings and the fault summary, render the report."""
     from arena.tournament import run_tournament
 
     progress = make_progress(err)
@@ -91,6 +96,9 @@ def run_and_report(
 
         def warn(message: str) -> None:
             progress.console.print(f"warning: {message}", markup=False, soft_wrap=True)
+
+        def say(message: str) -> None:
+            progress.console.print(message, markup=False, soft_wrap=True)
 
         def show(p: Any) -> None:
             progress.update(
@@ -101,7 +109,17 @@ def run_and_report(
             )
 
         outcome = interrupt.run(
-            run_tournament(db, tid, show, listen, db_retry=db_retry, warn=warn, workers=workers),
+            run_tournament(
+                db,
+                tid,
+                show,
+                listen,
+                db_retry=db_retry,
+                warn=warn,
+                workers=workers,
+                allow_absent=allow_absent,
+                say=say,
+            ),
             f"tournament {tid} interrupted: every bot was stopped and the games played so far "
             f"are kept; continue it with: arena tournament resume {tid}",
         )
@@ -123,10 +141,20 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             "standings": [
                 {
                     k: r.as_dict()[k]
-                    for k in ("rank", "bot", "points", "elo_rank", "tiebreaks", "games")
+                    for k in (
+                        "rank",
+                        "bot",
+                        "points",
+                        "elo_rank",
+                        "tiebreaks",
+                        "games",
+                        "forfeits",
+                    )
                 }
                 for r in rows
             ],
+            "faults": fault_rows(outcome.faults),
+            "absent": [{"bot": a.bot, "reason": a.reason} for a in outcome.absent],
         }
         los = outcome.winner_los()
         if los is not None:
@@ -139,7 +167,8 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
         title=f"Tournament {t.id}: {t.format}, {t.variant}{' brutal' if t.brutal else ''}, "
         f"{t.seats}-seat tables, {t.rounds} rounds ({t.status})"
     )
-    for col in ("rank", "bot", "points", "Elo rank", "games", "wins", "opp. strength", "byes"):
+    columns = ("rank", "bot", "points", "Elo rank", "games", "forfeits", "wins", "opp. strength")
+    for col in (*columns, "byes"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for r in rows:
         table.add_row(
@@ -148,11 +177,14 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             f"{r.points:.1f}",
             "–" if r.elo_rank is None else str(r.elo_rank),
             str(r.games),
+            str(r.forfeits) if r.forfeits else "",
             f"{r.wins:g}",
             f"{r.opponents:.2f}",
             str(r.byes) if r.byes else "",
+            style="bold" if r.forfeits and r.forfeits == r.games else None,
         )
     out.print(table)
+    print_fault_summary(outcome.faults, outcome.games)
     los = outcome.winner_los()
     if los is not None:
         out.print(
@@ -224,6 +256,8 @@ def tournament(
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
     max_strikes: StrikesOpt = limits.DEFAULT_MAX_STRIKES,
+    start_timeout: StartTimeoutOpt = limits.DEFAULT_START_TIMEOUT,
+    allow_absent: AllowAbsentOpt = False,
     memory: Annotated[
         str, typer.Option("--memory", metavar="SIZE", help="Container bots: memory limit.")
     ] = "256m",
@@ -276,6 +310,7 @@ def tournament(
     limits.check_deadline(deadline)
     limits.check_time_bank(time_bank)
     limits.check_strikes(max_strikes)
+    limits.check_start_timeout(start_timeout)
     check_event_name(name)
     retry_limit(db_retry)
     isolation(isolation_)
@@ -302,6 +337,7 @@ def tournament(
         deadline=deadline,
         time_bank=time_bank,
         max_strikes=max_strikes,
+        start_timeout=start_timeout,
         container=container_limits(memory, cpus, pids),
         process=process_options(process_limit),
         isolation=isolation_,
@@ -313,7 +349,9 @@ def tournament(
     err.print(f"tournament {tid} created; if it is interrupted: arena tournament resume {tid}")
     if listen:
         err.print(f"remote bots connect to {listen} with their tokens")
-    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers)
+    run_and_report(
+        db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers, allow_absent
+    )
 
 
 @tournament_app.command("resume")
@@ -327,10 +365,13 @@ def tournament_resume(
     no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
     workers_: WorkersOpt = None,
+    allow_absent: AllowAbsentOpt = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Continue a tournament that was interrupted (completed games are kept).
+    """Continue a tournament that was interrupted, or that did not start because a bot
+    failed the pre-flight (completed games are kept; every bot is started and heard from
+    again first).
 
     Refused while the event is still running in another process."""
     from arena.gateway.address import check_listen
@@ -343,7 +384,9 @@ def tournament_resume(
     load(read_engine(db), tid)  # an unknown id is an error, and creates nothing
     if listen:
         check_listen(listen)
-    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers)
+    run_and_report(
+        db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers, allow_absent
+    )
 
 
 @tournament_app.command("list")
