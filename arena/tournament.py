@@ -49,6 +49,7 @@ from arena.store.models import (
 )
 from arena.store.retry import DatabaseUnavailable, retry_limit, with_retry
 from arena.tasks import all_or_none
+from arena.winner_odds import WinnerOdds, winner_odds
 
 log = logging.getLogger("arena.tournament")
 
@@ -119,11 +120,30 @@ class Outcome:
     faults: list[FaultLine] = field(default_factory=list)  # of all the event's games
     games: int = 0  # stored games of the event (all runs)
     absent: list[Absence] = field(default_factory=list)  # allowed absences of this run
+    challengers: list[str] = field(default_factory=list)  # of a gauntlet
 
     def winner_los(self) -> tuple[str, str, float] | None:
         """(winner, runner-up, likelihood that the winner is the stronger of the two),
         from the event's fitted ratings; None unless both have rated games."""
         return None if self.ratings is None else winner_los(self.standings, self.ratings)
+
+    def winner_odds(self) -> WinnerOdds | None:
+        """How often an event of this length names the strongest bot its winner, if the
+        fitted ratings were the bots' true strengths (arena.winner_odds: a simulation of
+        a second or so, computed when asked); None without two rated bots."""
+        if self.ratings is None:
+            return None
+        t = self.tournament
+        return winner_odds(
+            t.format,
+            [r.bot for r in self.standings],
+            t.seats,
+            t.rounds,
+            t.games_per_match,
+            self.ratings.ratings,
+            challengers=self.challengers,
+            seed=t.deal_key().seed("winner odds"),
+        )
 
 
 def _scheduler(t: Tournament, entries: list[Entry]) -> Any:
@@ -348,7 +368,12 @@ class TournamentRunner:
             board = event_ratings(self.eng, t)
             lines, n = self._faults()
             return Outcome(
-                t, standings_of(self.eng, self.tid, board), ratings=board, faults=lines, games=n
+                t,
+                standings_of(self.eng, self.tid, board),
+                ratings=board,
+                faults=lines,
+                games=n,
+                challengers=[e.name for e in entries if e.challenger],
             )
         by_name = {e.name: e for e in entries}
         if any(isinstance(entry_source(e), Image) for e in entries):
@@ -411,7 +436,10 @@ class TournamentRunner:
         board = await self._db(event_ratings, self.eng, t)
         standings = await self._db(standings_of, self.eng, self.tid, board)
         lines, n = await self._db(self._faults)
-        return Outcome(t, standings, self.played, loop.time() - t0, notes, board, lines, n, absent)
+        challengers = [e.name for e in entries if e.challenger]
+        return Outcome(
+            t, standings, self.played, loop.time() - t0, notes, board, lines, n, absent, challengers
+        )
 
     def _faults(self) -> tuple[list[FaultLine], int]:
         """The fault summary of the event's stored games, and how many there are."""

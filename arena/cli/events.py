@@ -159,6 +159,8 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
         los = outcome.winner_los()
         if los is not None:
             data["winner"] = {"bot": los[0], "runner_up": los[1], "los": round(los[2], 4)}
+            odds = outcome.winner_odds()
+            data["winner"]["odds"] = None if odds is None else odds.as_dict()
         if report is not None:
             data["report"] = str(report.index)
         emit_json(data)
@@ -193,6 +195,9 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             markup=False,
             soft_wrap=True,
         )
+        odds = outcome.winner_odds()
+        if odds is not None and odds.short:
+            out.print(odds_line(outcome.tournament, odds), markup=False, soft_wrap=True)
     for note in outcome.notes:
         out.print(f"note: {note}")
     if outcome.seconds:
@@ -200,6 +205,21 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
         out.print(f"{outcome.games_played} games in {outcome.seconds:.1f} s ({rate:.1f} games/s)")
     if report is not None:
         out.print(f"report: {report.index.resolve()} ({report.pages} pages)")
+
+
+def odds_line(t: Any, odds: Any) -> str:
+    """The warning under the winner's LOS for a short event (arena.winner_odds)."""
+    length = f"{t.rounds} round{'s' if t.rounds != 1 else ''} of {t.games_per_match} game" + (
+        "s" if t.games_per_match != 1 else ""
+    )
+    line = (
+        f"short event: if the fitted ratings were the bots' true strengths, {length} per "
+        f"table would name the strongest bot ({odds.best}) the winner in "
+        f"{odds.this.rate:.0%} of {odds.this.runs} simulated runs"
+    )
+    if odds.longer is not None:
+        line += f"; --games {odds.longer.games} would in {odds.longer.rate:.0%}"
+    return line
 
 
 @tournament_app.callback()
