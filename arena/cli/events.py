@@ -305,7 +305,20 @@ def tournament(
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Run a tournament of bots and store every game; prints the standings.
+    """Run a tournament (options below), resume one, or list them.
+
+    A tournament stores every game and prints the standings. Before the first game every bot is started and must say hello within --start-timeout
+    (remote bots: connect); if one does not, nothing is played and each such bot is named
+    with the reason (exit 1; resume the event once fixed, or give --allow-absent).
+
+    After the standings: a summary of the faults (per bot and kind, with the first
+    reason), and the winner's likelihood of superiority (LOS) over the runner-up. When
+    the event is short, a line says how often an event of its length names the strongest
+    bot the winner: the event is replayed 200 times in simulation (fewer for big events)
+    with the fitted ratings as true strengths — same format, rounds, tables and games,
+    the same scheduler and standings rules, each game's order drawn from the model the
+    ratings are fitted with — and "short" means under 95 %; a larger --games that would
+    do better (x2, x4 or x8) is named.
 
     Example: arena tournament --format swiss --bots ev --bots builtin:random ... --seats 4
     """
