@@ -271,7 +271,7 @@ def print_fault_summary(lines: list[Any], games: int) -> None:
     (on stdout, after the results; nothing when there were none)."""
     if not lines:
         return
-    table = Table(title=f"faults in {games} game(s)", title_justify="left")
+    table = Table(title=f"faults over {games} game(s)", title_justify="left")
     for col in ("bot", "kind", "faults", "games", "forfeits", "first reason"):
         table.add_column(col, justify="right" if col in ("faults", "games", "forfeits") else "left")
     for ln in lines:

@@ -170,6 +170,7 @@ def test_match_prints_a_fault_summary_with_the_first_reason() -> None:
         env_extra={"COLUMNS": "250"},
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
+    assert "faults over 2 game(s)" in r.stdout  # the summary's title
     lines = [ln for ln in r.stdout.splitlines() if "BOT_ERROR" in ln and "ValueError" in ln]
     assert len(lines) == 1, r.stdout
     cells = [c.strip() for c in lines[0].strip("│ ").split("│")]
@@ -182,4 +183,4 @@ def test_match_prints_a_fault_summary_with_the_first_reason() -> None:
 
 def test_match_of_clean_bots_prints_no_fault_summary() -> None:
     r = arena("match", "--bot", "builtin:ev", "--bot", "builtin:random", "--games", "2")
-    assert r.returncode == 0 and "faults in" not in r.stdout
+    assert r.returncode == 0 and "faults over" not in r.stdout

@@ -142,7 +142,7 @@ def test_the_terminal_shows_the_pre_flight_the_forfeits_and_the_fault_summary(
     assert table["broken"][4] == table["broken"][5] == "2"  # 2 games, both forfeited
     assert table["broken"][3] == "–"  # no rating rank: it never played
     assert table["ev"][5] == ""
-    summary = out[out.index("faults in 2 game(s)") :]
+    summary = out[out.index("faults over 2 game(s)") :]
     assert "broken" in summary and "INIT_FAIL" in summary and "ModuleNotFoundError" in summary
 
 
