@@ -217,8 +217,10 @@ def odds_line(t: Any, odds: Any) -> str:
         f"table would name the strongest bot ({odds.best}) the winner in "
         f"{odds.this.rate:.0%} of {odds.this.runs} simulated runs"
     )
-    if odds.longer is not None:
+    if odds.longer is not None and odds.longer.rate >= limits.SURE_WINNER:
         line += f"; --games {odds.longer.games} would in {odds.longer.rate:.0%}"
+    elif odds.longer is not None:  # the best bots are too close to tell apart soon
+        line += f"; even --games {odds.longer.games} would only in {odds.longer.rate:.0%}"
     return line
 
 
