@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from arenacli import run_arena
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,12 +80,16 @@ def test_match_with_a_missing_command_is_a_one_line_usage_error() -> None:
     assert r.stderr.strip().count("\n") == 0 and "not found" in r.stderr
 
 
-def test_match_with_a_bot_that_cannot_start_refuses_to_play_and_names_it() -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_match_with_a_bot_that_cannot_start_refuses_to_play_and_names_it(workers: str) -> None:
     """The pre-flight: a bot that exits before it says hello stops the match before any
     game, in one ``error:`` line naming the bot and why (it used to play and forfeit every
-    game in silence)."""
+    game in silence); on worker processes too, before any worker plays."""
     crash = f"{sys.executable} -c 'import sys; sys.exit(3)'"
-    r = arena("match", "--bot", f"crasher={crash}", "--bot", "builtin:ev", "--games", "2")
+    r = arena(
+        "match", "--bot", f"crasher={crash}", "--bot", f"python {EX}/random/bot.py",
+        "--games", "2", "--workers", workers,
+    )  # fmt: skip
     assert r.returncode == 1, r.stdout + r.stderr
     errors = [ln for ln in r.stderr.splitlines() if ln.startswith("error: ")]
     assert errors == ["error: crasher did not start: bot exited with code 3 before it connected"]

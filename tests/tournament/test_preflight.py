@@ -20,9 +20,10 @@ from arenacli import run_arena
 from sqlmodel import Session, create_engine, select
 
 from arena.bots import Command, Policy, Remote
-from arena.leaderboard import ratings
+from arena.leaderboard import rated, ratings
 from arena.match.preflight import PreflightFailed
 from arena.registry import add_bot
+from arena.store.games import Result
 from arena.store.models import Game, Tournament
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
 
@@ -209,3 +210,14 @@ def test_the_pre_flight_works_with_workers_and_per_match_isolation(
     assert [(ln.bot, ln.kind, ln.games) for ln in outcome.faults] == [("broken", "INIT_FAIL", n)]
     board = ratings(db, variant="base", brutal=False)
     assert "broken" not in board.ratings and {"ev", "cautious", "random"} <= set(board.ratings)
+
+
+def test_a_seat_whose_bot_never_played_is_left_out_of_the_games_rating() -> None:
+    """The others' places among themselves still count; a game with one player left
+    (a two-seat game against an absent bot) tells the ratings nothing."""
+    three = Result(1, 1, ["a", "gone", "b"], [1, 3, 2], absent=frozenset({1}))
+    kept = rated(three)
+    assert kept is not None and (kept.players, kept.ranks) == (("a", "b"), (1, 2))
+    assert rated(Result(2, 1, ["a", "gone"], [1, 2], absent=frozenset({1}))) is None
+    full = rated(Result(3, 1, ["a", "b"], [2, 1]))
+    assert full is not None and (full.players, full.ranks) == (("a", "b"), (2, 1))
