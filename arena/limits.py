@@ -47,7 +47,8 @@ MAX_EVENT_GAMES = 1_000_000  # games of a whole event, all rounds and tables
 MAX_WORKERS = 256  # worker processes of one run
 PREFLIGHT_STARTS = 8  # bots an event's pre-flight starts at once (remote bots not counted)
 
-# how often an event names the strongest bot its winner (arena.winner_odds)
+# how often an event names the strongest bot its winner (arena.winner_odds; the numbers
+# are stated in the help of arena tournament, arena/cli/events.py)
 SURE_WINNER = 0.95  # an event that names it less often than this is short: say so
 WINNER_ODDS_RUNS = 200  # simulated runs of the event (standard error at most 3.5 %)
 WINNER_ODDS_GAMES = 40_000  # simulated games per length at most: fewer runs if needed

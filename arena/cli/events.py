@@ -309,9 +309,10 @@ def tournament(
 ) -> None:
     """Run a tournament (options below), resume one, or list them.
 
-    A tournament stores every game and prints the standings. Before the first game every bot is started and must say hello within --start-timeout
-    (remote bots: connect); if one does not, nothing is played and each such bot is named
-    with the reason (exit 1; resume the event once fixed, or give --allow-absent).
+    A tournament stores every game and prints the standings. Before the first game
+    every bot is started and must say hello within --start-timeout (remote bots:
+    connect); if one does not, nothing is played and each such bot is named with the
+    reason (exit 1; resume the event once fixed, or give --allow-absent).
 
     After the standings: a summary of the faults (per bot and kind, with the first
     reason), and the winner's likelihood of superiority (LOS) over the runner-up. When
