@@ -4,7 +4,14 @@ from __future__ import annotations
 
 
 class ArenaError(Exception):
-    """A failure the user should read about (exit code 1)."""
+    """A failure the user should read about (exit code 1): each of its ``problems`` is
+    one ``error:`` line, then its ``hint`` (what to do next), if any, one more line."""
+
+    hint: str = ""
+
+    @property
+    def problems(self) -> list[str]:
+        return [str(self)]
 
 
 class UsageProblem(ArenaError):

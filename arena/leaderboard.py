@@ -5,6 +5,12 @@ or of one tournament. The leaderboard (``arena leaderboard``), the report's boar
 pages, and a tournament's standings and Swiss pairings all take their ratings from it, so
 they cannot disagree. :func:`history` is the same fit re-run after each tournament round,
 for the bot pages' charts.
+
+A seat whose bot never played its game — it failed to start or to connect before it made
+any decision (``arena.faults.Fault.absent``) — is left out of that game's ranking: the game
+does not count for that bot's rating at all (an absent bot that never played has none),
+and the other seats' places among themselves still count (:func:`rated`). Standings
+count the same game as a forfeit (a last place) instead.
 """
 
 from __future__ import annotations
@@ -19,7 +25,20 @@ from arena.store import games, tournaments
 from arena.store.db import Db
 
 if TYPE_CHECKING:
-    from arena.ratings import Fit
+    from arena.ratings import Fit, GameResult
+
+
+def rated(game: games.Result) -> GameResult | None:
+    """A stored game as the ratings see it: without its absent seats; None when fewer
+    than two seats are left (nobody met anybody)."""
+    from arena.ratings import GameResult
+
+    if not game.absent:
+        return GameResult(tuple(game.seating), tuple(game.ranks))
+    kept = [i for i in range(len(game.seating)) if i not in game.absent]
+    if len(kept) < 2:
+        return None
+    return GameResult(tuple(game.seating[i] for i in kept), tuple(game.ranks[i] for i in kept))
 
 
 @dataclass(frozen=True)
@@ -75,13 +94,10 @@ def ratings(
     """The maximum-likelihood fit of the stored completed games that match the filters
     (``None``: any): a board is a variant with ``brutal`` true or false; ``tournament``
     narrows it to one event's games."""
-    from arena.ratings import GameResult, fit_ratings
+    from arena.ratings import fit_ratings
 
-    results = [
-        GameResult(tuple(r.seating), tuple(r.ranks))
-        for r in games.results(db, variant=variant, brutal=brutal, tournament=tournament)
-    ]
-    return Board(variant, brutal, fit_ratings(results))
+    stored = games.results(db, variant=variant, brutal=brutal, tournament=tournament)
+    return Board(variant, brutal, fit_ratings(g for g in map(rated, stored) if g is not None))
 
 
 def boards(db: Db, *, variant: str | None = None, brutal: bool | None = None) -> list[Board]:
@@ -152,13 +168,15 @@ def history(db: Db, *, variant: str, brutal: bool) -> History:
     """The board's fit (:func:`ratings`) re-run after each round: the rating each bot had
     on the leaderboard when that round was over. The last point of every bot is its
     rating on the board now."""
-    from arena.ratings import GameResult, refits
+    from arena.ratings import refits
 
     by_round: dict[int, list[Any]] = defaultdict(list)
     last: dict[int, int] = {}
     for r in games.results(db, variant=variant, brutal=brutal):
-        by_round[r.round_id].append(GameResult(tuple(r.seating), tuple(r.ranks)))
-        last[r.round_id] = max(last.get(r.round_id, 0), r.game_id)
+        g = rated(r)
+        if g is not None:
+            by_round[r.round_id].append(g)
+            last[r.round_id] = max(last.get(r.round_id, 0), r.game_id)
     order = sorted(by_round, key=lambda rid: (last[rid], rid))
     out = History(rounds=order)
     for after in refits(by_round[rid] for rid in order):

@@ -28,13 +28,15 @@ FORMATS = ("swiss", "round-robin", "gauntlet")
 DEFAULT_DEADLINE = 1.0  # seconds per decision
 DEFAULT_TIME_BANK = 10.0  # seconds per seat and game, spent past deadlines
 DEFAULT_MAX_STRIKES = 3  # faults before a seat forfeits its game
-DEFAULT_START_TIMEOUT = 20.0  # seconds for a started bot to connect
+DEFAULT_START_TIMEOUT = 20.0  # seconds for a started bot (or a remote one) to connect
 DEFAULT_RECONNECT_GRACE = 3.0  # seconds a dropped stream may take to come back
 
 # seconds
 MIN_DEADLINE = 0.01  # per decision
 MAX_DEADLINE = 3600.0  # one hour per decision
 MAX_TIME_BANK = 86400.0  # one day per seat and game
+MIN_START_TIMEOUT = 0.5  # for a bot to start and say hello
+MAX_START_TIMEOUT = 3600.0
 UINT32_MS = 2**32 - 1  # what deadline_ms / time_bank_ms can carry
 
 # counts
@@ -43,6 +45,14 @@ MAX_MATCH_GAMES = 100_000  # games of one table (arena match --games, tournament
 MAX_ROUNDS = 1000  # rounds of an event
 MAX_EVENT_GAMES = 1_000_000  # games of a whole event, all rounds and tables
 MAX_WORKERS = 256  # worker processes of one run
+PREFLIGHT_STARTS = 8  # bots an event's pre-flight starts at once (remote bots not counted)
+
+# how often an event names the strongest bot its winner (arena.winner_odds; the numbers
+# are stated in the help of arena tournament, arena/cli/events.py)
+SURE_WINNER = 0.95  # an event that names it less often than this is short: say so
+WINNER_ODDS_RUNS = 200  # simulated runs of the event (standard error at most 3.5 %)
+WINNER_ODDS_GAMES = 40_000  # simulated games per length at most: fewer runs if needed
+WINNER_ODDS_MIN_RUNS = 20  # an event too long for this many runs is not short
 
 # A/B tests (arena test): games of one test, its default cap, games played at once
 MAX_TEST_GAMES = MAX_EVENT_GAMES
@@ -74,6 +84,10 @@ def check_deadline(value: float, option: str = "--deadline") -> float:
 
 def check_time_bank(value: float, option: str = "--time-bank") -> float:
     return check_seconds(value, option, 0.0, MAX_TIME_BANK)
+
+
+def check_start_timeout(value: float, option: str = "--start-timeout") -> float:
+    return check_seconds(value, option, MIN_START_TIMEOUT, MAX_START_TIMEOUT)
 
 
 def check_table_seats(

@@ -7,13 +7,16 @@ others played that round (:func:`bye_credits`; in a gauntlet only a challenger's
 worth points: the field sits out by design). Tie-breaks: opponent strength (the mean
 points-per-game of the opponents met, over the games they played — a bye is not a game
 and its points do not count here —, averaged over one's games, Buchholz-style), then the
-fitted rating. Each row also carries its rating's rank among the event's bots.
+fitted rating. Each row also carries its rating's rank among the event's bots and the
+number of games it forfeited: a forfeited seat ranks last and earns a last place's points
+— also in a game whose bot never started (absent), which the ratings leave out instead
+(``arena.leaderboard``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +42,7 @@ class GameRow:
     seating: list[str]
     ranks: list[int]
     status: str = GameStatus.COMPLETED
+    forfeits: Collection[int] = ()  # the seats that forfeited (arena.faults.forfeited_seats)
 
 
 @dataclass
@@ -48,6 +52,7 @@ class StandingRow:
     games: int = 0
     wins: float = 0.0
     byes: int = 0
+    forfeits: int = 0  # games it forfeited (they count as last places)
     opponents: float = 0.0  # tie-break 1
     elo: float | None = None  # tie-break 2: the fitted rating of the event's games
     elo_rank: int | None = None  # the rating's rank among the event's bots (1 = best)
@@ -71,6 +76,7 @@ class StandingRow:
             "games": self.games,
             "wins": round(self.wins, 4),
             "byes": self.byes,
+            "forfeits": self.forfeits,
         }
 
 
@@ -101,6 +107,8 @@ def compute_standings(
             row.points += pts[seat]
             row.played_points += pts[seat]
             row.games += 1
+            if seat in g.forfeits:
+                row.forfeits += 1
             if seat in firsts:
                 row.wins += 1 / len(firsts)
             opponents = len(g.seating) - 1

@@ -5,6 +5,13 @@ a table, no database) → store (a match's games are written together with the m
 completion, in one transaction) → standings and ratings. Because a match's games land
 atomically, a run killed at any moment resumes with no completed game lost or counted
 twice; a match that was running is replayed from its start with the same seeds.
+
+Before its first game, a run (a new event or a resumed one) holds a pre-flight
+(``arena.match.preflight``): every entrant that is not a built-in policy is started
+through the executor and must say hello (remote bots: connect) within the start timeout.
+If one fails, the run stops before it plays anything and the event stays resumable —
+unless absent bots are allowed: then they are not started again and forfeit every game
+of the run, and those games do not count for their ratings (``Fault.absent``).
 """
 
 from __future__ import annotations
@@ -19,10 +26,10 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from arena import limits
-from arena.bots import BotSource, Image, Remote
+from arena.bots import BotSource, Image, Remote, is_builtin
 from arena.errors import ArenaError, UsageProblem
 from arena.executor import make_executor
-from arena.faults import FaultPolicy
+from arena.faults import Absence, FaultLine, FaultPolicy, summarize
 from arena.leaderboard import Board, ratings, winner_los
 from arena.match import BotEntry, MatchResult, MatchSpec
 from arena.seeds import DealKey
@@ -42,6 +49,7 @@ from arena.store.models import (
 )
 from arena.store.retry import DatabaseUnavailable, retry_limit, with_retry
 from arena.tasks import all_or_none
+from arena.winner_odds import WinnerOdds, winner_odds
 
 log = logging.getLogger("arena.tournament")
 
@@ -80,6 +88,9 @@ class TournamentConfig:
     deadline: float = limits.DEFAULT_DEADLINE
     time_bank: float = limits.DEFAULT_TIME_BANK
     max_strikes: int = limits.DEFAULT_MAX_STRIKES
+    # seconds for each entrant to start and say hello (remote bots: to connect), in the
+    # pre-flight and whenever a bot is started again
+    start_timeout: float = limits.DEFAULT_START_TIMEOUT
     container: dict[str, Any] = field(default_factory=dict)  # ContainerLimits overrides
     process: dict[str, Any] = field(default_factory=dict)  # ProcessLimits overrides
     # "event": every bot is started once and stays up for all its matches (restarted if
@@ -109,11 +120,33 @@ class Outcome:
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
     ratings: Board | None = None  # the fit of the event's games (standings' Elo)
+    faults: list[FaultLine] = field(default_factory=list)  # of all the event's games
+    games: int = 0  # stored games of the event (all runs)
+    absent: list[Absence] = field(default_factory=list)  # allowed absences of this run
+    challengers: list[str] = field(default_factory=list)  # of a gauntlet
 
     def winner_los(self) -> tuple[str, str, float] | None:
         """(winner, runner-up, likelihood that the winner is the stronger of the two),
         from the event's fitted ratings; None unless both have rated games."""
         return None if self.ratings is None else winner_los(self.standings, self.ratings)
+
+    def winner_odds(self) -> WinnerOdds | None:
+        """How often an event of this length names the strongest bot its winner, if the
+        fitted ratings were the bots' true strengths (arena.winner_odds: a simulation of
+        a second or so, computed when asked); None without two rated bots."""
+        if self.ratings is None:
+            return None
+        t = self.tournament
+        return winner_odds(
+            t.format,
+            [r.bot for r in self.standings],
+            t.seats,
+            t.rounds,
+            t.games_per_match,
+            self.ratings.ratings,
+            challengers=self.challengers,
+            seed=t.deal_key().seed("winner odds"),
+        )
 
 
 def _scheduler(t: Tournament, entries: list[Entry]) -> Any:
@@ -150,6 +183,7 @@ def check_config(cfg: TournamentConfig) -> None:
     limits.check_strikes(cfg.max_strikes)
     if cfg.duplicate:
         limits.check_duplicate_games(cfg.games, cfg.seats)
+    limits.check_start_timeout(cfg.start_timeout)
     remote: dict[int, str] = {}
     for e in cfg.entries:
         if e.remote and e.bot_version_id is None:
@@ -183,6 +217,7 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
             "deadline": cfg.deadline,
             "time_bank": cfg.time_bank,
             "max_strikes": cfg.max_strikes,
+            "start_timeout": cfg.start_timeout,
             "container": cfg.container,
             "process": cfg.process,
             "isolation": cfg.isolation,
@@ -254,12 +289,19 @@ class TournamentRunner:
         db_retry: float | None = None,
         warn: Callable[[str], None] | None = None,
         workers: int = 1,
+        allow_absent: bool = False,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         """``listen`` (host:port) also serves the gateway on TCP, for remote bots.
         ``db_retry``: seconds to ride through a database outage (store/retry.py);
-        ``warn(message)`` hears about such an outage (default: the log). ``workers``:
-        worker processes that play the matches (arena.executor; 1: this process)."""
+        ``warn(message)`` hears about such an outage and about absent bots (default: the
+        log); ``say(message)`` about the pre-flight. ``workers``: worker processes that
+        play the matches (arena.executor; 1: this process). ``allow_absent``: entrants
+        that fail the pre-flight forfeit every game instead of stopping the run."""
         self.listen = listen
+        self.allow_absent = allow_absent
+        self.say = say or log.info
+        self.absent: dict[str, str] = {}
         self.workers = max(1, workers)
         self.db_retry = retry_limit(db_retry)
         self.warn = warn or log.warning
@@ -330,7 +372,15 @@ class TournamentRunner:
         t, entries = load(self.eng, self.tid)
         if t.status == TournamentStatus.COMPLETED:
             board = event_ratings(self.eng, t)
-            return Outcome(t, standings_of(self.eng, self.tid, board), ratings=board)
+            lines, n = self._faults()
+            return Outcome(
+                t,
+                standings_of(self.eng, self.tid, board),
+                ratings=board,
+                faults=lines,
+                games=n,
+                challengers=[e.name for e in entries if e.challenger],
+            )
         by_name = {e.name: e for e in entries}
         if any(isinstance(entry_source(e), Image) for e in entries):
             from arena.runtime.docker import ContainerLimits, reap_stale_containers_async
@@ -353,6 +403,7 @@ class TournamentRunner:
                 deadline=float(t.options.get("deadline", limits.DEFAULT_DEADLINE)),
                 time_bank=float(t.options.get("time_bank", limits.DEFAULT_TIME_BANK)),
                 max_strikes=int(t.options.get("max_strikes", limits.DEFAULT_MAX_STRIKES)),
+                start_timeout=float(t.options.get("start_timeout", limits.DEFAULT_START_TIMEOUT)),
             )
         except (TypeError, ValueError) as e:
             raise ArenaError(f"tournament {self.tid} has unusable options: {e}") from None
@@ -376,6 +427,7 @@ class TournamentRunner:
             if self.remote_links and self.progress is not None:
                 self.state.note = f"remote bots connect to {executor.tcp_address}"
                 self._emit()
+            absent = await self._preflight(executor, entries, faults)
             for r in range(total_rounds):
                 self.state.round = r + 1
                 rnd, matches = await self._db(self._round, t, sched, r)
@@ -389,7 +441,66 @@ class TournamentRunner:
         t = await self._db(tournaments.mark_completed, self.eng, self.tid)
         board = await self._db(event_ratings, self.eng, t)
         standings = await self._db(standings_of, self.eng, self.tid, board)
-        return Outcome(t, standings, self.played, loop.time() - t0, notes, board)
+        lines, n = await self._db(self._faults)
+        challengers = [e.name for e in entries if e.challenger]
+        return Outcome(
+            t, standings, self.played, loop.time() - t0, notes, board, lines, n, absent, challengers
+        )
+
+    def _faults(self) -> tuple[list[FaultLine], int]:
+        """The fault summary of the event's stored games, and how many there are."""
+        counted = [0]
+
+        def each() -> Any:
+            for faults in games.faults(self.eng, self.tid):
+                counted[0] += 1
+                yield faults
+
+        lines = summarize(each())
+        return lines, counted[0]
+
+    async def _preflight(
+        self, executor: Any, entries: list[Entry], faults: FaultPolicy
+    ) -> list[Absence]:
+        """Start every entrant that is not a built-in policy and hear its hello before
+        the first game (arena.match.preflight); raises PreflightFailed unless the run may
+        go on without the ones that failed, which are then marked absent."""
+        from arena.match.preflight import settle
+
+        started = [self._entry(e) for e in entries if not is_builtin(entry_source(e))]
+        if not started:
+            return []
+        remote = sum(isinstance(b.source, Remote) for b in started)
+        self.say(
+            f"pre-flight: starting {len(started)} bot(s); each must say hello within "
+            f"{faults.start_timeout:g} s"
+            + (f" (remote bots: connect to {executor.tcp_address})" if remote else "")
+        )
+        found = await executor.preflight(started)
+        played = self.state.games_done  # stored games of the event, counted at the start
+        hint = (
+            f"tournament {self.tid} was not started: no game was played"
+            if not played
+            else f"tournament {self.tid} was not resumed: no further game was played"
+        ) + (
+            f"; fix the bot(s) and resume it with: arena tournament resume {self.tid} "
+            "(--allow-absent plays on without them: they forfeit every game)"
+        )
+        absent = settle(found, self.allow_absent, hint)
+        self.absent = {a.bot: a.reason for a in absent}
+        for a in absent:
+            self.warn(f"{a.bot} is absent ({a.reason}): it forfeits every game of this run")
+        if not absent:
+            self.say(f"pre-flight: all {len(started)} bot(s) said hello")
+        return absent
+
+    def _entry(self, e: Entry) -> BotEntry:
+        """The match runner's entry of an entrant (a remote one by its token's hash: its
+        link is the event's), marked absent if it failed this run's pre-flight."""
+        source = entry_source(e)
+        if isinstance(source, Remote):
+            source = Remote(self.remote_links[e.name])
+        return BotEntry(e.name, source, absent=self.absent.get(e.name))
 
     def _round_done(self, round_id: int | None) -> None:
         rounds.mark_completed(self.eng, round_id)
@@ -450,12 +561,7 @@ class TournamentRunner:
         faults: FaultPolicy,
         table_slots: asyncio.Semaphore,
     ) -> None:
-        bots = []
-        for name in m.seats:
-            source = entry_source(by_name[name])
-            if isinstance(source, Remote):  # its link is the event's: the token's hash
-                source = Remote(self.remote_links[name])
-            bots.append(BotEntry(name, source))
+        bots = [self._entry(by_name[name]) for name in m.seats]
         spec = MatchSpec(
             bots=bots,
             games=m.games,
@@ -527,9 +633,19 @@ async def run_tournament(
     db_retry: float | None = None,
     warn: Callable[[str], None] | None = None,
     workers: int = 1,
+    allow_absent: bool = False,
+    say: Callable[[str], None] | None = None,
 ) -> Outcome:
     return await TournamentRunner(
-        db, tid, progress, listen, db_retry=db_retry, warn=warn, workers=workers
+        db,
+        tid,
+        progress,
+        listen,
+        db_retry=db_retry,
+        warn=warn,
+        workers=workers,
+        allow_absent=allow_absent,
+        say=say,
     ).run()
 
 

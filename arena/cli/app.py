@@ -37,8 +37,7 @@ bot_app = typer.Typer(help="Manage and test bots.", no_args_is_help=True, rich_m
 app.add_typer(bot_app, name="bot")
 
 
-tournament_app = typer.Typer(
-    help="Run a tournament (options below), resume one, or list them.",
+tournament_app = typer.Typer(  # its help is the docstring of arena.cli.events.tournament
     rich_markup_mode=None,
     invoke_without_command=True,
 )

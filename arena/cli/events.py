@@ -13,6 +13,7 @@ from arena.bots import Command, is_builtin
 from arena.cli.app import app, emit_json, err, out, tournament_app
 from arena.cli.bots import check_images
 from arena.cli.options import (
+    AllowAbsentOpt,
     BrutalOpt,
     ConcurrencyOpt,
     DbOpt,
@@ -25,6 +26,7 @@ from arena.cli.options import (
     ProcessLimitOpt,
     ReportDirOpt,
     SeedOpt,
+    StartTimeoutOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
@@ -37,6 +39,7 @@ from arena.cli.options import (
     warn_guessable,
     workers,
 )
+from arena.cli.play import fault_rows, print_fault_summary
 from arena.console import make_progress
 from arena.errors import UsageProblem
 from arena.names import check_entry_name, numbered
@@ -82,9 +85,10 @@ def run_and_report(
     listen: str | None = None,
     db_retry: float | None = None,
     workers: int = 1,
+    allow_absent: bool = False,
 ) -> None:
-    """Run (or resume) a tournament with a progress bar, print standings, render the report
-    into ``out_dir`` (None: no report; see :func:`report_dir`)."""
+    """Run (or resume) a tournament with a progress bar (after its pre-flight), print
+    standings and the fault summary, render the report."""
     from arena.tournament import run_tournament
 
     progress = make_progress(err)
@@ -93,6 +97,9 @@ def run_and_report(
 
         def warn(message: str) -> None:
             progress.console.print(f"warning: {message}", markup=False, soft_wrap=True)
+
+        def say(message: str) -> None:
+            progress.console.print(message, markup=False, soft_wrap=True)
 
         def show(p: Any) -> None:
             progress.update(
@@ -103,7 +110,17 @@ def run_and_report(
             )
 
         outcome = interrupt.run(
-            run_tournament(db, tid, show, listen, db_retry=db_retry, warn=warn, workers=workers),
+            run_tournament(
+                db,
+                tid,
+                show,
+                listen,
+                db_retry=db_retry,
+                warn=warn,
+                workers=workers,
+                allow_absent=allow_absent,
+                say=say,
+            ),
             f"tournament {tid} interrupted: every bot was stopped and the games played so far "
             f"are kept; continue it with: arena tournament resume {tid}",
         )
@@ -135,14 +152,26 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             "standings": [
                 {
                     k: r.as_dict()[k]
-                    for k in ("rank", "bot", "points", "elo_rank", "tiebreaks", "games")
+                    for k in (
+                        "rank",
+                        "bot",
+                        "points",
+                        "elo_rank",
+                        "tiebreaks",
+                        "games",
+                        "forfeits",
+                    )
                 }
                 for r in rows
             ],
+            "faults": fault_rows(outcome.faults),
+            "absent": [{"bot": a.bot, "reason": a.reason} for a in outcome.absent],
         }
         los = outcome.winner_los()
         if los is not None:
             data["winner"] = {"bot": los[0], "runner_up": los[1], "los": round(los[2], 4)}
+            odds = outcome.winner_odds()
+            data["winner"]["odds"] = None if odds is None else odds.as_dict()
         if report is not None:
             data["report"] = str(report.index)
         emit_json(data)
@@ -152,7 +181,8 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
         f"{t.seats}-seat tables, {t.rounds} rounds"
         f"{', duplicate deals' if (t.options or {}).get('duplicate') else ''} ({t.status})"
     )
-    for col in ("rank", "bot", "points", "Elo rank", "games", "wins", "opp. strength", "byes"):
+    columns = ("rank", "bot", "points", "Elo rank", "games", "forfeits", "wins", "opp. strength")
+    for col in (*columns, "byes"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for r in rows:
         table.add_row(
@@ -161,11 +191,14 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             f"{r.points:.1f}",
             "–" if r.elo_rank is None else str(r.elo_rank),
             str(r.games),
+            str(r.forfeits) if r.forfeits else "",
             f"{r.wins:g}",
             f"{r.opponents:.2f}",
             str(r.byes) if r.byes else "",
+            style="bold" if r.forfeits and r.forfeits == r.games else None,
         )
     out.print(table)
+    print_fault_summary(outcome.faults, outcome.games)
     los = outcome.winner_los()
     if los is not None:
         out.print(
@@ -174,6 +207,9 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             markup=False,
             soft_wrap=True,
         )
+        odds = outcome.winner_odds()
+        if odds is not None and odds.short:
+            out.print(odds_line(outcome.tournament, odds), markup=False, soft_wrap=True)
     for note in outcome.notes:
         out.print(f"note: {note}")
     if outcome.seconds:
@@ -181,6 +217,23 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
         out.print(f"{outcome.games_played} games in {outcome.seconds:.1f} s ({rate:.1f} games/s)")
     if report is not None:
         out.print(f"report: {report.index.resolve()} ({report.pages} pages)")
+
+
+def odds_line(t: Any, odds: Any) -> str:
+    """The warning under the winner's LOS for a short event (arena.winner_odds)."""
+    length = f"{t.rounds} round{'s' if t.rounds != 1 else ''} of {t.games_per_match} game" + (
+        "s" if t.games_per_match != 1 else ""
+    )
+    line = (
+        f"short event: if the fitted ratings were the bots' true strengths, {length} per "
+        f"table would name the strongest bot ({odds.best}) the winner in "
+        f"{odds.this.rate:.0%} of {odds.this.runs} simulated runs"
+    )
+    if odds.longer is not None and odds.longer.rate >= limits.SURE_WINNER:
+        line += f"; --games {odds.longer.games} would in {odds.longer.rate:.0%}"
+    elif odds.longer is not None:  # the best bots are too close to tell apart soon
+        line += f"; even --games {odds.longer.games} would only in {odds.longer.rate:.0%}"
+    return line
 
 
 @tournament_app.callback()
@@ -238,6 +291,8 @@ def tournament(
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
     max_strikes: StrikesOpt = limits.DEFAULT_MAX_STRIKES,
+    start_timeout: StartTimeoutOpt = limits.DEFAULT_START_TIMEOUT,
+    allow_absent: AllowAbsentOpt = False,
     memory: Annotated[
         str, typer.Option("--memory", metavar="SIZE", help="Container bots: memory limit.")
     ] = "256m",
@@ -265,7 +320,21 @@ def tournament(
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Run a tournament of bots and store every game; prints the standings.
+    """Run a tournament (options below), resume one, or list them.
+
+    A tournament stores every game and prints the standings. Before the first game
+    every bot is started and must say hello within --start-timeout (remote bots:
+    connect); if one does not, nothing is played and each such bot is named with the
+    reason (exit 1; resume the event once fixed, or give --allow-absent).
+
+    After the standings: a summary of the faults (per bot and kind, with the first
+    reason), and the winner's likelihood of superiority (LOS) over the runner-up. When
+    the event is short, a line says how often an event of its length names the strongest
+    bot the winner: the event is replayed 200 times in simulation (fewer for big events)
+    with the fitted ratings as true strengths — same format, rounds, tables and games,
+    the same scheduler and standings rules, each game's order drawn from the model the
+    ratings are fitted with — and "short" means under 95 %; a larger --games that would
+    do better (x2, x4 or x8) is named.
 
     Example: arena tournament --format swiss --bots ev --bots builtin:random ... --seats 4
     """
@@ -290,6 +359,7 @@ def tournament(
     limits.check_deadline(deadline)
     limits.check_time_bank(time_bank)
     limits.check_strikes(max_strikes)
+    limits.check_start_timeout(start_timeout)
     check_event_name(name)
     retry_limit(db_retry)
     isolation(isolation_)
@@ -316,6 +386,7 @@ def tournament(
         deadline=deadline,
         time_bank=time_bank,
         max_strikes=max_strikes,
+        start_timeout=start_timeout,
         container=container_limits(memory, cpus, pids),
         process=process_options(process_limit),
         isolation=isolation_,
@@ -331,7 +402,14 @@ def tournament(
     if listen:
         err.print(f"remote bots connect to {listen} with their tokens")
     run_and_report(
-        db, tid, as_json, report_dir(db, out_dir, no_report), listen, db_retry, n_workers
+        db,
+        tid,
+        as_json,
+        report_dir(db, out_dir, no_report),
+        listen,
+        db_retry,
+        n_workers,
+        allow_absent,
     )
 
 
@@ -346,10 +424,13 @@ def tournament_resume(
     no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
     workers_: WorkersOpt = None,
+    allow_absent: AllowAbsentOpt = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Continue a tournament that was interrupted (completed games are kept).
+    """Continue a tournament that was interrupted, or that did not start because a bot
+    failed the pre-flight (completed games are kept; every bot is started and heard from
+    again first).
 
     Refused while the event is still running in another process."""
     from arena.gateway.address import check_listen
@@ -363,7 +444,14 @@ def tournament_resume(
     if listen:
         check_listen(listen)
     run_and_report(
-        db, tid, as_json, report_dir(db, out_dir, no_report), listen, db_retry, n_workers
+        db,
+        tid,
+        as_json,
+        report_dir(db, out_dir, no_report),
+        listen,
+        db_retry,
+        n_workers,
+        allow_absent,
     )
 
 

@@ -41,7 +41,10 @@ def main(argv: list[str] | None = None) -> int:
         err.print(f"error: {e}", markup=False, soft_wrap=True)
         return 2
     except ArenaError as e:
-        err.print(f"error: {e}", markup=False, soft_wrap=True)
+        for problem in e.problems:
+            err.print(f"error: {problem}", markup=False, soft_wrap=True)
+        if e.hint:
+            err.print(e.hint, markup=False, soft_wrap=True)
         return 1
     except KeyboardInterrupt:
         err.print("interrupted", markup=False)

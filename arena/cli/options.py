@@ -85,6 +85,29 @@ StrikesOpt = Annotated[
 ]
 
 
+StartTimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        "--start-timeout",
+        metavar="SEC",
+        help="Seconds for each bot to start and say hello, remote bots to connect "
+        f"({limits.MIN_START_TIMEOUT:g}–{limits.MAX_START_TIMEOUT:g}).",
+    ),
+]
+
+
+AllowAbsentOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-absent",
+        help="Before the first game every bot is started and must say hello (the "
+        "pre-flight); one that does not stops the run, naming it and why. With this "
+        "option the run goes on without it: it forfeits every game (a last place in the "
+        "standings) and those games do not count for its rating.",
+    ),
+]
+
+
 ProcessLimitOpt = Annotated[
     list[str] | None,
     typer.Option(

@@ -14,6 +14,7 @@ from arena.bots import is_builtin
 from arena.cli.app import app, emit_json, err, out
 from arena.cli.bots import check_images, parse_bots
 from arena.cli.options import (
+    AllowAbsentOpt,
     BrutalOpt,
     ConcurrencyOpt,
     DbOpt,
@@ -22,6 +23,7 @@ from arena.cli.options import (
     JsonOpt,
     ProcessLimitOpt,
     SeedOpt,
+    StartTimeoutOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
@@ -135,6 +137,8 @@ def match(
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
     max_strikes: StrikesOpt = limits.DEFAULT_MAX_STRIKES,
+    start_timeout: StartTimeoutOpt = limits.DEFAULT_START_TIMEOUT,
+    allow_absent: AllowAbsentOpt = False,
     events: Annotated[bool, typer.Option("--events", help="Include event logs in --json.")] = False,
     logs: Annotated[
         Path | None, typer.Option("--logs", metavar="DIR", help="Save each bot's output here.")
@@ -154,9 +158,11 @@ def match(
 ) -> None:
     """Play one table of external bots over gRPC (each bot is started as a local process).
 
-    Seats rotate between games so every bot sits in every position equally often. Faults
-    (timeouts, illegal answers, crashes) are recorded per game; a forfeiting seat plays the
-    safe default and ranks last.
+    Seats rotate between games so every bot sits in every position equally often. Every bot
+    is started and must say hello before the first game (a bot that does not is an error,
+    unless --allow-absent). Faults (timeouts, illegal answers, crashes) are recorded per
+    game; a forfeiting seat plays the safe default and ranks last; a summary of the
+    faults follows the results.
     """
     from arena.faults import FaultPolicy
     from arena.match import MatchSpec, run_match
@@ -165,6 +171,7 @@ def match(
     limits.check_deadline(deadline)
     limits.check_time_bank(time_bank)
     limits.check_strikes(max_strikes)
+    limits.check_start_timeout(start_timeout)
     entries = parse_bots(bot, db)
     if not limits.MIN_MATCH_SEATS <= len(entries) <= limits.MAX_TABLE_SEATS:
         raise UsageProblem(
@@ -185,11 +192,32 @@ def match(
         variant=variant,
         brutal=brutal,
         concurrency=concurrency,
-        faults=FaultPolicy(deadline=deadline, time_bank=time_bank, max_strikes=max_strikes),
+        faults=FaultPolicy(
+            deadline=deadline,
+            time_bank=time_bank,
+            max_strikes=max_strikes,
+            start_timeout=start_timeout,
+        ),
         process_limits=process_limits(process_limit),
         games_per_deal=len(entries) if duplicate else 1,
     )
     n_workers = limits.check_count(workers_, "--workers", 1, limits.MAX_WORKERS)
+    absent: list[Any] = []
+
+    def preflight(found: list[Any]) -> None:
+        from arena.match.preflight import settle
+
+        hint = (
+            "the match was not played: fix the bot(s), or give --allow-absent to play without them"
+        )
+        absent.extend(settle(found, allow_absent, hint))
+        for a in absent:
+            err.print(
+                f"warning: {a.bot} is absent ({a.reason}): it forfeits every game",
+                markup=False,
+                soft_wrap=True,
+            )
+
     with progress_bar(err, "games", games) as advance:
         if n_workers > 1:
             from arena.executor import run_split
@@ -200,21 +228,24 @@ def match(
                 done[0] += 1
                 advance(done[0])
 
-            job = run_split(spec, n_workers, one_game)
+            job = run_split(spec, n_workers, one_game, preflight=preflight)
         else:
-            job = run_match(spec, progress=lambda done, total: advance(done))
+            job = run_match(spec, progress=lambda done, total: advance(done), preflight=preflight)
         result = interrupt.run(job, "match interrupted: every bot was stopped, nothing was stored")
     if logs is not None:
         logs.mkdir(parents=True, exist_ok=True)
         for name, text in result.logs.items():
             (logs / f"{name.replace('/', '_')}.log").write_text(text)
     seats = result.seat_summary()
+    fault_lines = summarize([g.faults for g in result.games])
     if as_json:
         emit_json(
             {
                 "games": [g.as_dict(events=events) for g in result.games],
                 "seats": seats,
                 "seed": spec.seed,  # the match is over: --seed with it replays every game
+                "faults": fault_rows(fault_lines),
+                "absent": [{"bot": a.bot, "reason": a.reason} for a in absent],
             }
         )
         return
@@ -225,7 +256,7 @@ def match(
         faults = ", ".join(f"{k} {v}" for k, v in sorted(row["faults"].items())) or "-"
         table.add_row(row["bot"], f"{row['wins']:g}", f"{row['mean_total']:.1f}", faults)
     out.print(table)
-    print_fault_summary(summarize([g.faults for g in result.games]), len(result.games))
+    print_fault_summary(fault_lines, len(result.games))
     void = sum(1 for g in result.games if g.status != GameStatus.COMPLETED)
     out.print(
         f"{result.decisions} decisions over the network in {result.seconds:.1f} s"
@@ -233,12 +264,19 @@ def match(
     )
 
 
+def fault_rows(lines: list[Any]) -> list[dict[str, Any]]:
+    """The fault summary (``arena.faults.summarize``) as ``--json`` prints it: one object
+    per bot and kind with ``bot`` (null: the arena's own), ``kind``, ``count``,
+    ``forfeits``, ``games`` and ``first`` (the first line of the first reason)."""
+    return [ln.as_dict() for ln in lines]
+
+
 def print_fault_summary(lines: list[Any], games: int) -> None:
     """The faults of a match or an event, one line per bot and kind with the first reason
     (on stdout, after the results; nothing when there were none)."""
     if not lines:
         return
-    table = Table(title=f"faults in {games} game(s)", title_justify="left")
+    table = Table(title=f"faults over {games} game(s)", title_justify="left")
     for col in ("bot", "kind", "faults", "games", "forfeits", "first reason"):
         table.add_column(col, justify="right" if col in ("faults", "games", "forfeits") else "left")
     for ln in lines:

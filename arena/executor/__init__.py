@@ -9,6 +9,9 @@
 * :data:`EXECUTORS` — the executors by name (``--executor``): ``local`` is
   :func:`make_executor`; another executor is one more entry with the same signature.
 
+Before an event plays, ``preflight(bots)`` starts each entrant and waits for its hello
+(``arena.match.preflight``): every executor can, each in its own way (see theirs).
+
 The caller (a tournament, ``arena match``) alone writes the database.
 """
 
@@ -16,18 +19,21 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from arena.bots import Remote
 from arena.executor.local import ISOLATIONS, LocalExecutor
 from arena.executor.workers import WorkerPool
-from arena.faults import FaultPolicy
-from arena.match import MatchResult, MatchSpec
+from arena.faults import Absence, FaultPolicy
+from arena.match import BotEntry, MatchResult, MatchSpec
+from arena.tasks import all_or_none
 
 
 class Executor(Protocol):
     async def start(self) -> None: ...
+
+    async def preflight(self, bots: Sequence[BotEntry]) -> list[Absence]: ...
 
     async def run(
         self, spec: MatchSpec, on_game: Callable[[], None] | None = None
@@ -71,6 +77,25 @@ class Split:
             if self.local is not None:
                 await self.local.close()
             raise
+
+    async def preflight(self, bots: Sequence[BotEntry]) -> list[Absence]:
+        """Remote bots on ``local`` (they stay connected to it for the event), the others
+        in the pool's pre-flight (in this process)."""
+        remote = [b for b in bots if self.local is not None and isinstance(b.source, Remote)]
+        others = [b for b in bots if b not in remote]
+        found: list[list[Absence]] = [[], []]
+
+        async def on_local() -> None:
+            if remote and self.local is not None:
+                found[0] = await self.local.preflight(remote)
+
+        async def on_pool() -> None:
+            if others:
+                found[1] = await self.pool.preflight(others)
+
+        await all_or_none([on_local(), on_pool()])
+        failed = {a.bot: a for a in found[0] + found[1]}
+        return [failed[b.name] for b in bots if b.name in failed]
 
     async def run(self, spec: MatchSpec, on_game: Callable[[], None] | None = None) -> MatchResult:
         if self.local is not None and any(isinstance(b.source, Remote) for b in spec.bots):
@@ -156,19 +181,25 @@ async def run_split(
     on_game: Callable[[], None] | None = None,
     *,
     isolation: str = "event",
+    preflight: Callable[[list[Absence]], None] | None = None,
 ) -> MatchResult:
     """One match played over ``workers`` worker processes (each plays every
-    ``workers``-th game with its own copy of the bots); the same games as on one."""
+    ``workers``-th game with its own copy of the bots); the same games as on one.
+    ``preflight`` (as for ``arena.match.MatchRunner``) hears which bots failed to start
+    in this process before any worker exists; the match goes on without those (marked
+    absent) unless it raises."""
     import time
     import uuid
     from dataclasses import replace
 
+    from arena.bots import Policy
+    from arena.match.preflight import mark_absent
+
     if not spec.match_id:
         spec = replace(spec, match_id=uuid.uuid4().hex[:12])  # one id for every part
-    parts = spec.split(workers)
     t0 = time.perf_counter()
     pool = WorkerPool(
-        len(parts),
+        max(1, min(workers, len(spec.indices))),  # as many as spec.split makes parts
         faults=spec.faults,
         concurrency=spec.concurrency,
         isolation=isolation,
@@ -176,6 +207,12 @@ async def run_split(
         process_limits=spec.process_limits,
         container_limits=spec.container_limits,
     )
+    if preflight is not None:
+        started = [b for b in spec.bots if not isinstance(b.source, Policy) and b.absent is None]
+        absences = await pool.preflight(started)
+        preflight(absences)
+        spec = replace(spec, bots=mark_absent(spec.bots, absences))
+    parts = spec.split(workers)
     async with pool:
         results = await asyncio.gather(*(pool.run(p, on_game) for p in parts))
     return MatchResult.merge(spec, list(results), time.perf_counter() - t0)

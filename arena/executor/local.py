@@ -4,6 +4,10 @@ One gateway (a private Unix socket for the bots it starts, plus a TCP listener f
 bots when asked), one bound on the games played at once, and one fleet for the event: with
 ``isolation="event"`` every bot is started once and serves all its matches; with
 ``"match"`` only remote bots are (the others start and stop with each match).
+
+Its pre-flight (:meth:`LocalExecutor.preflight`) starts the bots that fleet holds in it,
+so they are the very processes that then play; the others are started once in a fleet of
+the pre-flight's own and stopped again, as each match will start them.
 """
 
 from __future__ import annotations
@@ -11,16 +15,17 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from arena.bots import Remote
-from arena.faults import FaultPolicy
+from arena.faults import Absence, FaultPolicy
 from arena.gateway.server import Gateway
-from arena.match import MatchResult, MatchRunner, MatchSpec
+from arena.match import BotEntry, MatchResult, MatchRunner, MatchSpec
 from arena.match.fleet import DEFAULT_RESTARTS, Fleet
 from arena.runtime import RuntimeContext
+from arena.tasks import all_or_none
 
 ISOLATIONS = ("event", "match")
 
@@ -77,6 +82,31 @@ class LocalExecutor:
             restarts=self.restarts,
             kinds=None if self.isolation == "event" else (Remote,),
         )
+
+    async def preflight(self, bots: Sequence[BotEntry]) -> list[Absence]:
+        """Start each of ``bots`` (no built-in policies) and wait for its hello; the ones
+        that failed. The event's fleet keeps those it holds (see the module docstring)."""
+        from arena.match.preflight import start_all, trial
+
+        assert self.gateway is not None and self.fleet is not None, "start the executor first"
+        fleet = self.fleet
+        kept = [b for b in bots if fleet.takes(b)]
+        others = [b for b in bots if not fleet.takes(b)]
+        ctx = RuntimeContext(
+            f"{self.ctx.match_id}-preflight", self.ctx.process_limits, self.ctx.container_limits
+        )
+        found: list[list[Absence]] = [[], []]
+
+        async def keep() -> None:
+            found[0] = await start_all(fleet, kept)
+
+        async def check() -> None:
+            assert self.gateway is not None
+            found[1] = await trial(self.gateway, self.faults, ctx, others) if others else []
+
+        await all_or_none([keep(), check()])
+        failed = {a.bot: a for a in found[0] + found[1]}
+        return [failed[b.name] for b in bots if b.name in failed]
 
     async def run(self, spec: MatchSpec, on_game: Callable[[], None] | None = None) -> MatchResult:
         assert self.gateway is not None, "start the executor first"

@@ -7,6 +7,14 @@ least busy worker and gets the match result back; only the driver touches the da
 A match is deterministic given its spec, so results equal a single-process run; a match
 whose worker died is run again from its start on another worker.
 
+The pre-flight (:meth:`WorkerPool.preflight`) runs in the driver, not in the workers:
+each bot is started once here, heard from and stopped; each worker then starts its own
+copy when it first needs it. That proves what the pre-flight is for — that the entrant
+can start and speak the protocol — because a worker starts the same source through the
+same runtime, sandbox, limits and environment on the same machine; only the address of
+the socket differs. A copy that still fails in a worker (the machine ran out of memory,
+say) is an INIT_FAIL fault of that bot's games, in the fault summary like any other.
+
 Messages over each worker's pipe (pickled): driver → worker ``("run", job, spec)`` and
 ``("stop",)``; worker → driver ``("game", job)`` after each game, ``("done", job,
 result)`` or ``("error", job, text)``.
@@ -23,14 +31,14 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.faults import FaultPolicy
-from arena.match import MatchResult, MatchSpec
+from arena.faults import Absence, FaultPolicy
+from arena.match import BotEntry, MatchResult, MatchSpec
 
 log = logging.getLogger("arena.workers")
 
@@ -180,6 +188,24 @@ class WorkerPool:
             w.send(("run", job_id, job.spec))
         except (BrokenPipeError, OSError):
             self._died(w)
+
+    async def preflight(self, bots: Sequence[BotEntry]) -> list[Absence]:
+        """Start each of ``bots`` once in this process and wait for its hello (see the
+        module docstring for why that is enough); the ones that failed. Needs no worker:
+        it may run before :meth:`start`."""
+        from arena.executor.local import LocalExecutor
+
+        c = self.config
+        trial = LocalExecutor(
+            faults=c.faults,
+            concurrency=1,
+            isolation="match",  # nothing kept: every bot is stopped after its hello
+            event_id=c.event_id,
+            process_limits=c.process_limits,
+            container_limits=c.container_limits,
+        )
+        async with trial:
+            return await trial.preflight(bots)
 
     async def run(self, spec: MatchSpec, on_game: Callable[[], None] | None = None) -> MatchResult:
         assert self._loop is not None, "start the pool first"

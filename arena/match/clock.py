@@ -11,7 +11,9 @@ own code is a strike and plays the safe
 default; after ``max_strikes`` strikes, or at once when the bot is gone (crash, lost
 stream past the reconnect grace of its link, failed start), the seat forfeits: it plays
 the default for the rest of the game and ranks last. A failure of the arena's own (INFRA)
-is not the seat's: it is raised, and the game is void.
+is not the seat's: it is raised, and the game is void. A seat whose bot failed to start
+(INIT_FAIL) before it answered anything in the game is marked absent (``Fault.absent``):
+the game does not count for that bot's rating.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class SeatClock:
         self.now = now
         self.strikes = 0
         self.forfeit = False
+        self.answers = 0  # answers the bot sent in this game (legal or not)
 
     @property
     def budget(self) -> float:
@@ -87,9 +90,11 @@ class SeatClock:
         return Fault(kind, self.seat, self.name, detail, self.forfeit, rnd)
 
     def give_up(self, kind: FaultKind, detail: str, rnd: int) -> Fault:
-        """The bot is gone: the seat forfeits the game at once."""
+        """The bot is gone: the seat forfeits the game at once (absent if it never
+        started and has not answered anything in this game)."""
         self.forfeit = True
-        return Fault(kind, self.seat, self.name, detail, True, rnd)
+        absent = kind == FaultKind.INIT_FAIL and not self.answers
+        return Fault(kind, self.seat, self.name, detail, True, rnd, absent)
 
     async def ask(
         self,
@@ -110,9 +115,11 @@ class SeatClock:
             detail = f"no answer to {d.kind} within {self.deadline:g} s + time bank"
             return Verdict(default_option(d), self.strike(FaultKind.TIMEOUT, detail, rnd))
         except IllegalAnswer as e:
+            self.answers += 1
             self.spend(self.now() - t0)
             return Verdict(default_option(d), self.strike(FaultKind.ILLEGAL, f"{d.kind}: {e}", rnd))
         except BotError as e:
+            self.answers += 1
             self.spend(self.now() - t0)
             detail = f"{d.kind}: the bot's code failed: {e}"
             return Verdict(default_option(d), self.strike(FaultKind.BOT_ERROR, detail, rnd))
@@ -120,5 +127,6 @@ class SeatClock:
             if e.kind == FaultKind.INFRA:
                 raise  # the arena's failure, not the bot's: the game is void
             return Verdict(default_option(d), self.give_up(e.kind, e.detail, rnd))
+        self.answers += 1
         self.spend(self.now() - t0)
         return Verdict(index)

@@ -7,8 +7,10 @@ stream, many at once. A member that exits is restarted with the same token (up t
 started wait for it to be back. Past the limit it is down for good and forfeits the rest.
 
 A bot that cannot be started, exits before it connects or does not connect in time fails
-its link (INIT_FAIL). When the arena itself has run out of file descriptors the failure is
-INFRA instead (the game is void, nobody is blamed).
+its link (INIT_FAIL), with the line of its output that says why ("node: not found"). When
+the arena itself has run out of file descriptors the failure is INFRA instead (the game is
+void, nobody is blamed). An event's pre-flight (``arena.match.preflight``) is a fleet's
+``join`` of every entrant before the first game.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 
 from arena import descriptors
 from arena.bots import Remote
-from arena.faults import FaultKind, FaultPolicy
+from arena.faults import Absence, FaultKind, FaultPolicy, telling_line
 from arena.gateway.link import BotLink
 from arena.gateway.server import Gateway
 from arena.match.spec import BotEntry
@@ -83,6 +85,14 @@ class Fleet:
     def link(self, name: str) -> BotLink:
         return self.members[name].link
 
+    def absence(self, name: str) -> Absence | None:
+        """Why member ``name`` is down for good (None while it is up or restartable)."""
+        m = self.members.get(name)
+        if m is None or m.down is None:
+            return None
+        kind = m.link.gone.kind if m.link.gone is not None else FaultKind.INIT_FAIL
+        return Absence(name, m.down, kind)
+
     # ------------------------------------------------------------ start
     async def join(self, entry: BotEntry) -> BotLink:
         """``entry``'s link, its bot started (the first time) and connected, exited or
@@ -125,8 +135,8 @@ class Fleet:
 
         def exited(rt: BotRuntime, code: int) -> None:
             gone.set()
-            if self.closing or m.runtime is not rt:
-                return
+            if self.closing or m.runtime is not rt or not m.link.ever_connected:
+                return  # one that never connected: _start says why, with what it wrote
             self._lost(m, rt)
 
         try:
@@ -137,31 +147,35 @@ class Fleet:
             else:
                 self._down(m, FaultKind.INIT_FAIL, str(e))
             return
-        await self._await(m, gone, who)
-        if m.link.gone is not None and not m.link.ever_connected and m.down is None:
-            self._down(m, m.link.gone.kind, m.link.gone.detail)
-        if m.down is not None:
-            await runtime.stop(0.5)  # it never said hello: make sure it is gone
+        if await self._connects(m.link, gone):
+            return
+        if gone.is_set() and m.link.ever_connected:
+            return  # a restarted bot that ended again before it was back: see _lost
+        await runtime.stop(0.5)  # it never said hello: make sure it is gone, read its output
+        said = telling_line(runtime.log.text())
+        if gone.is_set():
+            detail = f"{who} {runtime.describe_exit()} before it connected"
+            self._down(m, FaultKind.INIT_FAIL, f"{detail}: {said}" if said else detail)
+            return
+        detail = f"{who} did not connect within {self.faults.start_timeout:g} s"
+        if descriptors.short():  # it may never have been able to get in
+            self._down(m, FaultKind.INFRA, f"{detail}: the arena was out of file descriptors")
+        else:
+            self._down(m, FaultKind.INIT_FAIL, f"{detail}; it wrote: {said}" if said else detail)
 
-    async def _await(self, m: _Member, gone: asyncio.Event, who: str) -> None:
-        """Wait for the member to connect, for its bot to exit, or for the start timeout."""
-        timeout = self.faults.start_timeout
-        link = m.link
-        waiters = {asyncio.ensure_future(link.connected.wait()), asyncio.ensure_future(gone.wait())}
+    async def _connects(self, link: BotLink, gone: asyncio.Event) -> bool:
+        """Wait for the member to connect (True), for its bot to exit or for the start
+        timeout (False)."""
+        hello = asyncio.ensure_future(link.connected.wait())
+        waiters = {hello, asyncio.ensure_future(gone.wait())}
         try:
             done, _ = await asyncio.wait(
-                waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                waiters, timeout=self.faults.start_timeout, return_when=asyncio.FIRST_COMPLETED
             )
         finally:
             for w in waiters:
                 w.cancel()
-        if done or link.connected.is_set():
-            return
-        detail = f"{who} did not connect within {timeout:g} s"
-        if descriptors.short():  # it may never have been able to get in
-            self._down(m, FaultKind.INFRA, f"{detail}: the arena was out of file descriptors")
-        else:
-            self._down(m, FaultKind.INIT_FAIL, detail)
+        return hello in done or link.connected.is_set()
 
     # ------------------------------------------------------------ faults and restarts
     def _down(self, m: _Member, kind: FaultKind, detail: str) -> None:

@@ -3,7 +3,8 @@
 Built-in policies play in-process and have no link. Every other bot comes from a
 :class:`~arena.match.fleet.Fleet`: the event's (``shared``; its bots stay up across
 matches) when it holds the bot, otherwise a fleet of this match's own, started with the
-match and stopped at its end.
+match and stopped at its end. A bot marked absent (it failed the event's pre-flight) is not
+started: its link is failed from the start, so its seats forfeit every game (INIT_FAIL).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 from collections.abc import Callable
 
 from arena.bots import Policy
+from arena.faults import Absence, FaultKind
 from arena.gateway.link import BotLink
 from arena.gateway.server import Gateway
 from arena.match.fleet import DEFAULT_RESTARTS, Fleet
@@ -55,6 +57,11 @@ class Lineup:
     async def start(self) -> None:
         async def join(i: int) -> None:
             entry = self.spec.bots[i]
+            if entry.absent is not None:  # never started: a link that nobody can use
+                link = BotLink(entry.name, b"", self.spec.faults.reconnect_grace)
+                link.fail(FaultKind.INIT_FAIL, entry.absent)
+                self.links[i] = link
+                return
             fleet = self._fleet_for(entry)
             self.fleets[i] = fleet
             self.links[i] = await fleet.join(entry)
@@ -62,6 +69,16 @@ class Lineup:
         await asyncio.gather(
             *(join(i) for i, e in enumerate(self.spec.bots) if not isinstance(e.source, Policy))
         )
+
+    def absences(self) -> list[Absence]:
+        """The bots that did not start (in seat order): each one's failure, after
+        :meth:`start` (bots marked absent beforehand are not listed again)."""
+        out = []
+        for entry, fleet in zip(self.spec.bots, self.fleets, strict=True):
+            found = fleet.absence(entry.name) if fleet is not None else None
+            if found is not None:
+                out.append(found)
+        return out
 
     async def ready(self) -> None:
         """Before a game: every bot that is being restarted is back (or down for good)."""

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import limits
-from arena.faults import BotGone, Fault, FaultKind
+from arena.faults import Absence, BotGone, Fault, FaultKind
 from arena.gateway.link import BotLink
 from arena.gateway.server import Gateway
 from arena.match.fleet import Fleet
@@ -52,11 +52,14 @@ class MatchRunner:
         games_semaphore: asyncio.Semaphore | None = None,
         fleet: Fleet | None = None,
         on_link: Callable[[BotLink], None] | None = None,
+        preflight: Callable[[list[Absence]], None] | None = None,
     ) -> None:
         """``games_semaphore`` bounds games at once across several matches (tournaments);
         ``fleet`` is the event's fleet, whose bots stay up across matches (the others are
         started for this match and stopped at its end); ``on_link`` sees every link this
-        match registers."""
+        match registers. ``preflight`` hears, once every bot is started and before any
+        game, which bots failed to start (an empty list when none did); it may raise
+        (``arena.match.preflight.settle``) to stop the match before it plays."""
         limits.check_table_seats(spec.seats, exc=ValueError)
         names = [b.name for b in spec.bots]
         if len(set(names)) != len(names):
@@ -71,6 +74,7 @@ class MatchRunner:
         self.games_semaphore = games_semaphore
         self.fleet = fleet
         self.on_link = on_link
+        self.preflight = preflight
         self.lineup: Lineup | None = None
 
     @property
@@ -96,6 +100,8 @@ class MatchRunner:
         )
         try:
             await lineup.start()
+            if self.preflight is not None:
+                self.preflight(lineup.absences())
             t_ready = time.perf_counter()
             sem = self.games_semaphore or asyncio.Semaphore(max(1, self.spec.concurrency))
             records: list[GameRecord] = []
@@ -188,6 +194,8 @@ async def run_match(
     gateway: Gateway | None = None,
     progress: Callable[[int, int], None] | None = None,
     on_link: Callable[[BotLink], None] | None = None,
+    preflight: Callable[[list[Absence]], None] | None = None,
 ) -> MatchResult:
-    """Play a match; starts a private Unix-socket gateway unless one is given."""
-    return await MatchRunner(spec, gateway, progress, on_link=on_link).run()
+    """Play a match; starts a private Unix-socket gateway unless one is given.
+    ``preflight``: see :class:`MatchRunner`."""
+    return await MatchRunner(spec, gateway, progress, on_link=on_link, preflight=preflight).run()

@@ -27,12 +27,15 @@ class BotEntry:
     """One seat-holder: its name at the table and where it runs from (``arena.bots``).
 
     ``token`` fixes the bot's token (a remote bot must be given one unless its link is
-    shared by the caller; a started bot gets a random one otherwise).
+    shared by the caller; a started bot gets a random one otherwise). ``absent`` is why
+    the bot failed its event's pre-flight (``arena.match.preflight``) when the event goes
+    on without it: it is not started, and its seats forfeit every game with INIT_FAIL.
     """
 
     name: str
     source: BotSource
     token: str | None = None
+    absent: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.source, Remote) and not (self.token or self.source.token_hash):

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.faults import FaultKind
+from arena.faults import FaultKind, forfeited_seats
 from arena.report.data import GameInfo, TournamentInfo
 from arena.standings import (
     GameRow,
@@ -46,7 +46,7 @@ def standings(t: TournamentInfo, elo: dict[str, float] | None) -> list[StandingR
         format=t.row.format,
         challengers=[e.name for e in t.entries if e.challenger],
     )
-    rows = [GameRow(g.seating, g.ranks, g.status) for g in t.games]
+    rows = [GameRow(g.seating, g.ranks, g.status, forfeited_seats(g.faults)) for g in t.games]
     return compute_standings(
         [e.name for e in t.entries], rows, table_size=t.row.seats, byes=byes, elo=elo
     )

@@ -1,7 +1,9 @@
 """Stored games, read the way each reader needs them.
 
-Standings and ratings read only a game's seating and ranks (never its event log); the
-report streams the heavy columns a batch at a time (:func:`logs`).
+Standings and ratings read only a game's seating, ranks and faults (never its event
+log): standings mark the seats that forfeited, ratings leave out the seats whose bot never
+played (``arena.faults.absent_seats``). The report streams the heavy columns a batch at a
+time (:func:`logs`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any, NamedTuple
 
 from sqlmodel import col, func, select
 
+from arena.faults import absent_seats, forfeited_seats
 from arena.status import GameStatus
 from arena.store.db import Db, session
 from arena.store.models import Game, Match, Tournament
@@ -19,12 +22,14 @@ BATCH = 1000  # rows fetched from the database at a time when results are stream
 
 
 class Result(NamedTuple):
-    """What ratings need of a completed game."""
+    """What ratings need of a completed game (``absent``: the seats whose bot never
+    played it, see ``arena.faults.Fault.absent``)."""
 
     game_id: int
     round_id: int
     seating: list[str]
     ranks: list[int]
+    absent: frozenset[int] = frozenset()
 
 
 def count(db: Db, tid: int) -> int:
@@ -40,24 +45,38 @@ def of_tournament(db: Db, tid: int) -> list[Game]:
         return list(s.exec(select(Game).where(Game.tournament_id == tid).order_by(col(Game.id))))
 
 
-def placements(db: Db, tid: int) -> Iterator[tuple[list[str], list[int], str]]:
-    """(seating, ranks, status) of each stored game of a tournament, streamed in batches:
-    no event logs, and never the whole tournament in memory at once."""
+def placements(db: Db, tid: int) -> Iterator[tuple[list[str], list[int], str, frozenset[int]]]:
+    """(seating, ranks, status, the seats that forfeited) of each stored game of a
+    tournament, streamed in batches: no event logs, and never the whole tournament in
+    memory at once."""
     q = (
-        select(Game.seating, Game.ranks, Game.status)
+        select(Game.seating, Game.ranks, Game.status, Game.faults)
         .where(Game.tournament_id == tid)
         .order_by(col(Game.id))
         .execution_options(yield_per=BATCH)
     )
     with session(db) as s:
-        for seating, ranks, status in s.exec(q):
-            yield list(seating), list(ranks), status
+        for seating, ranks, status, found in s.exec(q):
+            yield list(seating), list(ranks), status, forfeited_seats(found or [])
+
+
+def faults(db: Db, tid: int) -> Iterator[list[dict[str, Any]]]:
+    """The faults of each stored game of a tournament (void games too), streamed in
+    batches, in storage order: what the fault summary after an event counts."""
+    q = (
+        select(Game.faults)
+        .where(Game.tournament_id == tid)
+        .order_by(col(Game.id))
+        .execution_options(yield_per=BATCH)
+    )
+    with session(db) as s:
+        for found in s.exec(q):
+            yield list(found or [])
 
 
 def _completed(variant: str | None, brutal: bool | None, tournament: int | None) -> Any:
-    q = select(Game.id, Match.round_id, Game.seating, Game.ranks).join(
-        Match, col(Match.id) == Game.match_id
-    )
+    columns = (Game.id, Match.round_id, Game.seating, Game.ranks, Game.faults)
+    q = select(*(col(c) for c in columns)).join(Match, col(Match.id) == Game.match_id)
     q = q.where(Game.status == GameStatus.COMPLETED)
     if variant is not None:
         q = q.where(Game.variant == variant)
@@ -81,9 +100,12 @@ def results(
 ) -> list[Result]:
     """Every completed game that matches the filters (``None``: any), in the order the
     games were planned."""
+    q = _completed(variant, brutal, tournament).execution_options(yield_per=BATCH)
     with session(db) as s:
-        rows = s.exec(_completed(variant, brutal, tournament)).all()
-    return [Result(gid, rid, list(seating), list(ranks)) for gid, rid, seating, ranks in rows]
+        return [
+            Result(gid, rid, list(seating), list(ranks), absent_seats(found or []))
+            for gid, rid, seating, ranks, found in s.exec(q)
+        ]
 
 
 def kinds(db: Db) -> list[tuple[str, bool]]:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from arenacli import run_arena
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +41,8 @@ def test_match_json_reports_games_and_seats(tmp_path: Path) -> None:
     )
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert set(data) == {"games", "seats", "seed"}
+    assert set(data) == {"games", "seats", "seed", "faults", "absent"}
+    assert data["faults"] == [] and data["absent"] == []
     assert data["seed"] == 4  # the match seed, to replay it
     assert "warning: --seed 4" in r.stderr and "predict every card" in r.stderr
     assert [s["bot"] for s in data["seats"]] == ["ev", "threshold", "random"]
@@ -78,14 +80,45 @@ def test_match_with_a_missing_command_is_a_one_line_usage_error() -> None:
     assert r.stderr.strip().count("\n") == 0 and "not found" in r.stderr
 
 
-def test_match_records_a_crashing_bot_as_a_fault_and_finishes() -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_match_with_a_bot_that_cannot_start_refuses_to_play_and_names_it(workers: str) -> None:
+    """The pre-flight: a bot that exits before it says hello stops the match before any
+    game, in one ``error:`` line naming the bot and why (it used to play and forfeit every
+    game in silence); on worker processes too, before any worker plays."""
     crash = f"{sys.executable} -c 'import sys; sys.exit(3)'"
-    r = arena("match", "--bot", crash, "--bot", "builtin:ev", "--games", "2", "--json")
+    r = arena(
+        "match", "--bot", f"crasher={crash}", "--bot", f"python {EX}/random/bot.py",
+        "--games", "2", "--workers", workers,
+    )  # fmt: skip
+    assert r.returncode == 1, r.stdout + r.stderr
+    errors = [ln for ln in r.stderr.splitlines() if ln.startswith("error: ")]
+    assert errors == ["error: crasher did not start: bot exited with code 3 before it connected"]
+    assert "Traceback" not in r.stderr and "--allow-absent" in r.stderr
+    assert r.stdout == ""  # no results: nothing was played
+
+
+def test_match_with_allow_absent_plays_on_and_the_absent_bot_forfeits_every_game() -> None:
+    crash = f"{sys.executable} -c 'import sys; sys.exit(3)'"
+    r = arena(
+        "match", "--bot", f"crasher={crash}", "--bot", "builtin:ev", "--games", "2",
+        "--allow-absent", "--json",
+    )  # fmt: skip
     assert r.returncode == 0, r.stderr
+    assert "warning: crasher is absent (bot exited with code 3" in r.stderr
     data = json.loads(r.stdout)
+    assert data["absent"] == [
+        {"bot": "crasher", "reason": "bot exited with code 3 before it connected"}
+    ]
     assert all(g["status"] == "completed" for g in data["games"])
-    kinds = {f["kind"] for g in data["games"] for f in g["faults"]}
-    assert kinds <= {"INIT_FAIL", "CRASH"} and kinds
+    for g in data["games"]:
+        [f] = g["faults"]
+        assert (f["bot"], f["kind"], f["forfeit"], f["absent"]) == (
+            "crasher", "INIT_FAIL", True, True,
+        )  # fmt: skip
+    [line] = data["faults"]
+    assert (line["bot"], line["kind"], line["games"], line["forfeits"]) == (
+        "crasher", "INIT_FAIL", 2, 2,
+    )  # fmt: skip
 
 
 def test_bot_check_passes_an_example_bot_in_json() -> None:
@@ -142,6 +175,7 @@ def test_match_prints_a_fault_summary_with_the_first_reason() -> None:
         env_extra={"COLUMNS": "250"},
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
+    assert "faults over 2 game(s)" in r.stdout  # the summary's title
     lines = [ln for ln in r.stdout.splitlines() if "BOT_ERROR" in ln and "ValueError" in ln]
     assert len(lines) == 1, r.stdout
     cells = [c.strip() for c in lines[0].strip("│ ").split("│")]
@@ -154,4 +188,4 @@ def test_match_prints_a_fault_summary_with_the_first_reason() -> None:
 
 def test_match_of_clean_bots_prints_no_fault_summary() -> None:
     r = arena("match", "--bot", "builtin:ev", "--bot", "builtin:random", "--games", "2")
-    assert r.returncode == 0 and "faults in" not in r.stdout
+    assert r.returncode == 0 and "faults over" not in r.stdout

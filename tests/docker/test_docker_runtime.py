@@ -225,6 +225,41 @@ def test_swiss_tournament_of_container_bots_is_stored(
     assert by_owner(docker_engine, OWNER) == []
 
 
+def test_a_container_entrant_that_exits_at_start_fails_the_tournaments_pre_flight(
+    docker_engine: Any, images: dict[str, str], tmp_path: Path
+) -> None:
+    """Before the first game every container is started and must say hello: one that
+    exits stops the event (nothing played), named with what it printed; with absent bots
+    allowed the event goes on, that bot forfeiting every game, and no container is left."""
+    from arena.bots import Policy
+    from arena.match.preflight import PreflightFailed
+    from arena.tournament import EntrySpec, TournamentConfig, create_tournament, run_tournament
+
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    entries = [
+        EntrySpec("quitter", Image(images["exit-at-start"])),
+        EntrySpec("ev", Image(images["ev"])),
+        EntrySpec("random", Policy("random")),
+    ]
+    cfg = TournamentConfig(format="round-robin", entries=entries, seats=3, games=2, seed=2)
+    tid = create_tournament(cfg, db)
+    with pytest.raises(PreflightFailed) as caught:
+        asyncio.run(asyncio.wait_for(run_tournament(db, tid), MATCH_TIMEOUT))
+    [problem] = caught.value.problems
+    assert problem.startswith("quitter did not start: ") and "code 3" in problem, problem
+    assert problem.endswith("giving up"), problem  # the line the container printed
+    assert by_owner(docker_engine, OWNER) == []
+
+    outcome = asyncio.run(
+        asyncio.wait_for(run_tournament(db, tid, allow_absent=True), MATCH_TIMEOUT)
+    )
+    assert outcome.tournament.status == "completed"
+    rows = {r.bot: r for r in outcome.standings}
+    assert rows["quitter"].forfeits == rows["quitter"].games == 2 and rows["quitter"].elo is None
+    assert rows["ev"].forfeits == 0 and rows["ev"].games == 2
+    assert by_owner(docker_engine, OWNER) == []
+
+
 # ---------------------------------------------------------------------------- the sandbox
 def test_container_gets_the_sandbox_limits_and_labels(
     docker_engine: Any, images: dict[str, str], sock_dir: Path

@@ -205,6 +205,7 @@ def test_tournament_command_shows_the_rating_rank_and_the_winners_los(db_url: st
         assert row["elo_rank"] == fit.players.index(row["bot"]) + 1
         assert row["tiebreaks"]["elo"] == round(fit.ratings[row["bot"]], 1)
     first, second = data["standings"][0]["bot"], data["standings"][1]["bot"]
+    assert data["winner"].pop("odds")["best"] == fit.players[0]  # see test_winner_odds.py
     assert data["winner"] == {
         "bot": first,
         "runner_up": second,
