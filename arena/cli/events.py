@@ -67,10 +67,29 @@ def entries_from(values: list[str], challengers: list[str], db: str | None) -> l
         entries.append(EntrySpec(name, source, bot_version_id=version.id if version else None))
     names = [e.name for e in entries]
     for c in challengers:
-        if c not in names:
+        name = challenger_entry(c, names, values, db)
+        if name is None:
             raise UsageProblem(f"challenger {c!r} is not one of the --bots", param="--challenger")
-        entries[names.index(c)].challenger = True
+        entries[names.index(name)].challenger = True
     return entries
+
+
+def challenger_entry(value: str, names: list[str], given: list[str], db: str | None) -> str | None:
+    """The entry a --challenger names: by its entry name (``ev@v2``, ``threshold:25``), as
+    it was given in --bots (``ev``), or as the registered version it selects."""
+    from arena.cli.bots import registered
+    from arena.registry import label
+
+    value = value.strip()
+    if value in names:
+        return value
+    as_given = [v.strip() for v in given]
+    if value in as_given:
+        return names[as_given.index(value)]
+    found = registered(value, db, "--challenger")
+    if found is not None and label(found[0], found[1]) in names:
+        return label(found[0], found[1])
+    return None
 
 
 def run_and_report(
@@ -182,7 +201,9 @@ def tournament(
         typer.Option(
             "--bots",
             metavar="BOT",
-            help="An entrant: a registered bot name, a command, NAME=COMMAND or builtin:POLICY.",
+            help="An entrant (repeatable): a registered bot's name (its latest version), "
+            "NAME@vN for another version, a command, NAME=COMMAND, docker:IMAGE or "
+            "builtin:POLICY. Registered bots play as NAME@vN.",
         ),
     ] = None,
     seats: Annotated[
@@ -411,13 +432,15 @@ def demo(
     ruleset(variant, False)
     n_workers = workers(workers_)
     names = register_examples(db)
-    from arena.registry import latest
+    from arena.registry import label, latest
 
     entries = []
     for name in names:
         found = latest(db, name)
         assert found is not None and found[1].command is not None  # just registered
-        entries.append(EntrySpec(name, Command(found[1].command), bot_version_id=found[1].id))
+        entries.append(
+            EntrySpec(label(*found), Command(found[1].command), bot_version_id=found[1].id)
+        )
     cfg = TournamentConfig(
         format="swiss",
         entries=entries,
