@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
-from rich.table import Table
 
 from arena import interrupt, limits
 from arena.bots import Command, Image
-from arena.cli.app import bot_app, emit_json, err, out
+from arena.cli.app import bot_app, emit_json, err, make_table, out
 from arena.cli.options import (
     DbOpt,
     DeadlineOpt,
@@ -182,12 +181,14 @@ def added_line(added: Any) -> str:
 
 @bot_app.command("add")
 def bot_add(
-    name: Annotated[str, typer.Argument(help="A unique name (letters, digits, . _ -).")],
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="A unique name (letters, digits, . _ -).")
+    ],
     cmd: Annotated[
         str | None, typer.Option("--cmd", metavar="CMD", help="A local command that runs the bot.")
     ] = None,
     image: Annotated[
-        str | None, typer.Option("--image", metavar="IMG", help="A Docker image name.")
+        str | None, typer.Option("--image", metavar="IMAGE", help="A Docker image name.")
     ] = None,
     remote: Annotated[
         bool, typer.Option("--remote", help="A bot that connects from elsewhere with a token.")
@@ -234,13 +235,17 @@ def bot_add(
 
 @bot_app.command("submit")
 def bot_submit(
-    path: Annotated[Path, typer.Argument(help="A folder with a Dockerfile (the build context).")],
-    name: Annotated[str, typer.Option("--name", help="The bot's name in the registry.")],
+    path: Annotated[
+        Path, typer.Argument(metavar="DIR", help="A folder with a Dockerfile (the build context).")
+    ],
+    name: Annotated[
+        str, typer.Option("--name", metavar="NAME", help="The bot's name in the registry.")
+    ],
     base: Annotated[
         str | None,
         typer.Option(
             "--base",
-            metavar="IMG",
+            metavar="IMAGE",
             help="The build argument BASE. Default: the Dockerfile's own ARG BASE default; "
             "for a FROM ${BASE} without one, the offline base of the kit's language "
             "(flip7/python-base, node-base, cpp-base, java-base; Go: scratch).",
@@ -332,9 +337,9 @@ def bot_submit(
 
     check_name(name)
     if not path.is_dir():
-        raise UsageProblem(f"{path} is not a folder", param="PATH")
+        raise UsageProblem(f"{path} is not a folder", param="DIR")
     if not (path / "Dockerfile").is_file():
-        raise UsageProblem(f"no Dockerfile in {path}", param="PATH")
+        raise UsageProblem(f"no Dockerfile in {path}", param="DIR")
     args = parse_build_args(build_arg or [])
     try:
         build_limits = BuildLimits(
@@ -431,9 +436,8 @@ def bot_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
     if not rows:
         out.print("no bots yet: add one with 'arena bot add NAME --cmd CMD'")
         return
-    table = Table()
-    for col in ("name", "runtime", "latest", "created", "runs"):
-        table.add_column(col, overflow="fold")
+    columns = ("name", "runtime", "latest", "created", "runs")
+    table = make_table(*columns, left=columns)
     for r in rows:
         image = f"{r['image']} ({r['digest'][:19]})" if r["digest"] else r["image"]
         table.add_row(
@@ -448,7 +452,7 @@ def bot_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
 
 @bot_app.command("remove")
 def bot_remove(
-    name: Annotated[str, typer.Argument(help="The bot's name.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The bot's name.")],
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -501,10 +505,13 @@ def bot_check(
     if as_json:
         emit_json({"passed": passed, "checks": [c.as_dict() for c in checks]})
     else:
-        table = Table(title=f"bot check: {entry.name}")
-        table.add_column("check")
-        table.add_column("ok")
-        table.add_column("detail")
+        table = make_table(
+            "check",
+            "ok",
+            "detail",
+            title=f"bot check: {entry.name}",
+            left=["check", "ok", "detail"],
+        )
         for c in checks:
             table.add_row(c.name, "yes" if c.ok else "NO", c.detail)
         out.print(table)

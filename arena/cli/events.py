@@ -6,11 +6,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from arena import interrupt, limits
 from arena.bots import Command, is_builtin
-from arena.cli.app import app, emit_json, err, out, tournament_app
+from arena.cli.app import app, emit_json, err, make_table, out, tournament_app
 from arena.cli.bots import check_images
 from arena.cli.options import (
     BrutalOpt,
@@ -154,12 +153,14 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             data["report"] = str(report.index)
         emit_json(data)
         return
-    table = Table(
+    byes = any(r.byes for r in rows)  # a column of its own only when a bot had a bye
+    table = make_table(
+        *("rank", "bot", "points", "Elo rank", "games", "wins", "opp. strength"),
+        *(["byes"] if byes else []),
         title=f"Tournament {t.id}: {t.format}, {t.variant}{' brutal' if t.brutal else ''}, "
-        f"{t.seats}-seat tables, {t.rounds} rounds ({t.status})"
+        f"{t.seats}-seat tables, {t.rounds} rounds ({t.status})",
+        left=["bot"],
     )
-    for col in ("rank", "bot", "points", "Elo rank", "games", "wins", "opp. strength", "byes"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
     for r in rows:
         table.add_row(
             str(r.rank),
@@ -169,7 +170,7 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             str(r.games),
             f"{r.wins:g}",
             f"{r.opponents:.2f}",
-            str(r.byes) if r.byes else "",
+            *([str(r.byes) if r.byes else ""] if byes else []),
         )
     out.print(table)
     los = outcome.winner_los()
@@ -210,7 +211,7 @@ def tournament(
         int,
         typer.Option(
             "--seats",
-            metavar="K",
+            metavar="N",
             help=f"Seats per table ({limits.MIN_EVENT_SEATS}–{limits.MAX_TABLE_SEATS}).",
         ),
     ] = 4,
@@ -218,7 +219,7 @@ def tournament(
         int | None,
         typer.Option(
             "--rounds",
-            metavar="R",
+            metavar="N",
             help=f"Rounds (1–{limits.MAX_ROUNDS:,}; default per format). An event plays at "
             f"most {limits.MAX_EVENT_GAMES:,} games in all.",
         ),
@@ -227,7 +228,7 @@ def tournament(
         int,
         typer.Option(
             "--games",
-            metavar="G",
+            metavar="N",
             help=f"Games per table each round (1–{limits.MAX_MATCH_GAMES:,}).",
         ),
     ] = 4,
@@ -240,7 +241,10 @@ def tournament(
         typer.Option("--challenger", metavar="BOT", help="Gauntlet: a challenger (repeatable)."),
     ] = None,
     name: Annotated[
-        str, typer.Option("--name", help="A name for the event (one line, up to 200 characters).")
+        str,
+        typer.Option(
+            "--name", metavar="NAME", help="A name for the event (one line, up to 200 characters)."
+        ),
     ] = "",
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
@@ -380,9 +384,10 @@ def tournament_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
     if not rows:
         out.print("no tournaments yet")
         return
-    table = Table()
-    for col in ("id", "name", "format", "variant", "seats", "rounds", "games", "status", "created"):
-        table.add_column(col)
+    table = make_table(
+        *("id", "name", "format", "variant", "seats", "rounds", "games", "status", "created"),
+        left=["name", "format", "variant", "status", "created"],
+    )
     for r in rows:
         table.add_row(
             *(
@@ -408,12 +413,12 @@ def demo(
     games: Annotated[
         int,
         typer.Option(
-            "--games", metavar="G", help=f"Games per table (1–{limits.MAX_MATCH_GAMES:,})."
+            "--games", metavar="N", help=f"Games per table (1–{limits.MAX_MATCH_GAMES:,})."
         ),
     ] = 4,
     rounds: Annotated[
         int,
-        typer.Option("--rounds", metavar="R", help=f"Swiss rounds (1–{limits.MAX_ROUNDS:,})."),
+        typer.Option("--rounds", metavar="N", help=f"Swiss rounds (1–{limits.MAX_ROUNDS:,})."),
     ] = 5,
     variant: VariantOpt = "base",
     seed: SeedOpt = None,

@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from arena.cli.app import app, db_app, emit_json, out
+from arena.cli.app import app, db_app, emit_json, make_table, out
 from arena.cli.options import (
     DbOpt,
     JsonOpt,
@@ -83,9 +82,11 @@ def leaderboard(
         title = f"Elo leaderboard: {v}{' brutal' if b else ''}"
         if tournament is not None:
             title += f", tournament {tournament}"
-        table = Table(title=title)
-        for col in ("rank", "bot", "elo", "95% interval", "games", "score", "LOS next"):
-            table.add_column(col, justify="left" if col == "bot" else "right")
+        table = make_table(
+            *("rank", "bot", "elo", "95% interval", "games", "score", "LOS next"),
+            title=title,
+            left=["bot"],
+        )
         for r in board:
             table.add_row(
                 str(r["rank"]),

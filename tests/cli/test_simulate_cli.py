@@ -151,9 +151,9 @@ def test_help_explains_every_option() -> None:
         "--seed",
         "--single-round",
         "--json",
-        "--db",
     ):
         assert opt in r.stdout
+    assert "--db" not in r.stdout  # in-process games store nothing: no database option
 
 
 def test_demo_runs_a_swiss_event_of_the_example_bots_and_renders_the_report(
