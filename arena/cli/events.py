@@ -141,7 +141,10 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             "standings": [
                 {
                     k: r.as_dict()[k]
-                    for k in ("rank", "bot", "points", "elo_rank", "tiebreaks", "games")
+                    for k in (
+                        *("rank", "bot", "points", "elo_rank", "tiebreaks"),
+                        *("games", "wins", "byes"),
+                    )
                 }
                 for r in rows
             ],
