@@ -66,10 +66,10 @@ def entries_from(values: list[str], challengers: list[str], db: str | None) -> l
         entries.append(EntrySpec(name, source, bot_version_id=version.id if version else None))
     names = [e.name for e in entries]
     for c in challengers:
-        name = challenger_entry(c, names, values, db)
-        if name is None:
+        chosen = challenger_entry(c, names, values, db)
+        if chosen is None:
             raise UsageProblem(f"challenger {c!r} is not one of the --bots", param="--challenger")
-        entries[names.index(name)].challenger = True
+        entries[names.index(chosen)].challenger = True
     return entries
 
 

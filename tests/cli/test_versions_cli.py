@@ -119,3 +119,29 @@ def test_the_leaderboard_rates_each_version_apart_and_shows_the_newest_by_defaul
     assert text.returncode == 0, text.stderr
     assert "ev@v2" in text.stdout and "ev@v1" not in text.stdout
     assert "ev@v1" in arena("leaderboard", "--db", db_url, "--all-versions").stdout
+
+
+def test_a_gauntlet_challenger_is_named_as_it_was_entered_or_by_its_version(
+    db_url: str,
+) -> None:
+    from sqlmodel import Session, select
+
+    from arena.store.db import get_engine
+    from arena.store.models import Entry
+
+    for cmd in (RANDOM, EV):
+        assert arena("bot", "add", "ev", "--cmd", cmd, "--db", db_url).returncode == 0
+    gauntlet = [
+        *("tournament", "--format", "gauntlet", "--seats", "2", "--rounds", "1"),
+        *("--games", "1", "--bots", "ev", "--bots", "builtin:random"),
+        *("--db", db_url, "--no-report", "--json"),
+    ]
+    for named in ("ev", "ev@v2", "ev@latest"):
+        r = arena(*gauntlet, "--challenger", named)
+        assert r.returncode == 0, r.stderr
+        with Session(get_engine(db_url)) as s:
+            entries = s.exec(select(Entry).where(Entry.tournament_id == json.loads(r.stdout)["id"]))
+            assert {e.name: e.challenger for e in entries} == {"ev@v2": True, "random": False}
+    # a version that was not entered is not a challenger of this event
+    line = one_line_error(arena(*gauntlet, "--challenger", "ev@v1"), 2)
+    assert "challenger 'ev@v1' is not one of the --bots" in line

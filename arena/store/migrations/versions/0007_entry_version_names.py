@@ -136,8 +136,8 @@ def _rename(conn: sa.Connection, tid: int, renames: dict[str, str]) -> None:
         (round_, round_.c.byes, _names),
         (match, match.c.seats, _names),
     ):
-        rows = conn.execute(sa.select(table.c.id, column).where(table.c.tournament_id == tid))
-        for rid, value in rows.all():
+        found = conn.execute(sa.select(table.c.id, column).where(table.c.tournament_id == tid))
+        for rid, value in found.all():
             new = change(value, renames)
             if new != value:
                 conn.execute(table.update().where(table.c.id == rid).values({column.name: new}))
