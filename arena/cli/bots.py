@@ -472,7 +472,9 @@ def bot_check(
     bot: Annotated[
         str,
         typer.Argument(
-            metavar="BOT", help="A registered name, the bot's command line, or docker:IMAGE."
+            metavar="BOT",
+            help="A registered name (its latest version; NAME@vN for another), the bot's "
+            "command line, or docker:IMAGE.",
         ),
     ],
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,

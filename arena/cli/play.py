@@ -113,7 +113,8 @@ def match(
         typer.Option(
             "--bot",
             metavar="BOT",
-            help="A bot: a registered name, a command (e.g. 'python "
+            help="A bot: a registered name (its latest version; NAME@vN for another), a "
+            "command (e.g. 'python "
             "bots/examples/python/ev/bot.py'), NAME=COMMAND, docker:IMAGE or builtin:POLICY. "
             "Once per seat, in seat order.",
         ),
