@@ -1,5 +1,6 @@
-"""The command line's objects: the ``arena`` app and its sub-command groups, and
-the consoles (stdout for results and ``--json``, stderr for progress and errors)."""
+"""The command line's objects: the ``arena`` app (with ``--version``) and its sub-command
+groups, the consoles (stdout for results and ``--json``, stderr for progress and errors)
+and the tables printed on them, made to fit the terminal."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ app = typer.Typer(
 
 
 out = Console(highlight=False)
+
+
+err = Console(stderr=True, highlight=False)
 
 
 def version_line() -> str:
@@ -54,9 +58,6 @@ def _arena(
     ] = False,
 ) -> None:
     """Flip 7 Arena: referee Flip 7 games between bots, run tournaments, rate the bots."""
-
-
-err = Console(stderr=True, highlight=False)
 
 
 TEXT_MIN = 6  # the narrowest a text column gets before figures are split instead
