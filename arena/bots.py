@@ -157,6 +157,38 @@ def suggested_name(source: BotSource) -> str:
     return Path(argv[0]).name if argv else "bot"
 
 
+# a command's first argument is its script when it is spelled like a file: one of these
+# suffixes, or a path from here, above, the root or home
+SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".jar", ".php", ".lua")
+_PATH_PREFIXES = ("./", "../", "/", "~/")
+# options after which the program is code, a module or a class path, not a file argument
+_CODE_OPTIONS = frozenset(
+    {"-c", "-m", "-e", "-p", "-r", "--eval", "--print", "--require", "-cp", "-classpath"}
+)
+
+
+def script_argument(command: str) -> str | None:
+    """The file a command runs as its script, where that is clear: the first argument
+    after the executable that is not an option (``-jar`` counts as one), if it ends in a
+    script suffix (``.py``, ``.js``, ``.sh``, ``.jar``, ...) or starts with ``./``,
+    ``../``, ``/`` or ``~/`` — ``python bots/ev/bot.py`` → ``bots/ev/bot.py``. None when
+    the command gives code or a module instead (``-c``, ``-m``, ``-e``, ``--require``,
+    ``-cp``), when the first argument is not spelled like a file, or when there is none."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return None
+    for arg in argv[1:]:
+        if arg in _CODE_OPTIONS:
+            return None
+        if arg.startswith("-"):
+            continue
+        if arg.endswith(SCRIPT_SUFFIXES) or arg.startswith(_PATH_PREFIXES):
+            return arg
+        return None
+    return None
+
+
 def unique_names(names: Iterable[str], numbered: Any = None) -> list[str]:
     """The names with repeats told apart: ``ev``, ``ev#2``, ``ev#3`` … (``numbered(name,
     n)`` makes the n-th, by default ``f"{name}#{n}"``)."""

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from arena.names import labelled_version
 from arena.store import games, tournaments
 from arena.store.db import Db
 
@@ -60,12 +61,18 @@ class Board:
         except ValueError:
             return None
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self, all_versions: bool = True) -> list[dict[str, Any]]:
         """One row per bot, best first: rank, bot, elo, ci_low, ci_high, games, score
-        (None for a bot with only one-seat games), los_next, variant, brutal."""
+        (None for a bot with only one-seat games), los_next, variant, brutal.
+
+        Every registered version is a player of its own (``ev@v2``, arena.names). With
+        ``all_versions`` false only the newest rated version of each registered bot is
+        shown (every other player too); ranks and ``los_next`` are then those among the
+        rows shown, the ratings those of the one fit over every version's games."""
         fit = self.fit
+        shown = fit.players if all_versions else newest_versions(fit.players)
         out = []
-        for i, bot in enumerate(fit.players):
+        for i, bot in enumerate(shown):
             score = fit.score[bot]
             out.append(
                 {
@@ -76,12 +83,29 @@ class Board:
                     "ci_high": fit.ci_high[bot],
                     "games": fit.games[bot],
                     "score": None if math.isnan(score) else score,
-                    "los_next": fit.los_next[bot],
+                    "los_next": fit.los(bot, shown[i + 1]) if i + 1 < len(shown) else None,
                     "variant": self.variant,
                     "brutal": self.brutal,
                 }
             )
         return out
+
+
+def newest_versions(players: Sequence[str]) -> list[str]:
+    """``players`` (in their order) less the registered versions that a newer version of
+    the same bot among them supersedes (``ev@v1`` goes when ``ev@v2`` is there); a repeat
+    entry's row (``ev@v2#2``) stays with its version."""
+    newest: dict[str, int] = {}
+    for p in players:
+        v = labelled_version(p)
+        if v is not None:
+            newest[v[0]] = max(newest.get(v[0], 0), v[1])
+    out = []
+    for p in players:
+        v = labelled_version(p)
+        if v is None or newest[v[0]] == v[1]:
+            out.append(p)
+    return out
 
 
 def ratings(
@@ -116,10 +140,12 @@ def leaderboard_rows(
     variant: str | None = None,
     brutal: bool | None = None,
     tournament: int | None = None,
+    all_versions: bool = True,
 ) -> list[dict[str, Any]]:
     """The rows ``arena leaderboard --json`` prints: every board's rows (see
     :meth:`Board.rows`) one board after the other, figures rounded. With ``tournament``:
-    that event's board alone."""
+    that event's board alone, every version that played in it. ``all_versions`` false:
+    the newest rated version of each registered bot only (the command's default)."""
     if tournament is not None:
         found = tournaments.get(db, tournament)
         if found is None:
@@ -132,7 +158,7 @@ def leaderboard_rows(
         chosen = boards(db, variant=variant, brutal=brutal)
     out = []
     for board in chosen:
-        for row in board.rows():
+        for row in board.rows(all_versions or tournament is not None):
             for key in ("elo", "ci_low", "ci_high"):
                 row[key] = round(row[key], 1)
             for key in ("score", "los_next"):

@@ -3,11 +3,17 @@
 * bot names (``bot add NAME``, ``bot submit --name``) and the NAME of ``NAME=CMD`` in
   matches and tournaments — names people type and scripts pass around: 1–64 letters,
   digits, ``.``, ``_`` or ``-``, starting with a letter or digit (``builtin…`` is reserved);
-* entry names in an event (a registered bot's name, a NAME, or one the arena makes up
-  itself: a built-in policy's spec such as ``threshold:25``, ``ev#2`` for a repeated bot,
-  a script's file name made to fit): one printable line of 1–64 characters with no
-  surrounding spaces — the same limits for callers of the Python API;
+* entry names in an event (a registered bot's version such as ``ev@v2``, a NAME, or one the
+  arena makes up itself: a built-in policy's spec such as ``threshold:25``, ``ev#2`` for a
+  repeated bot, a script's file name made to fit): one printable line of 1–100 characters
+  with no surrounding spaces — the same limits for callers of the Python API;
 * an event's ``--name``: one printable line of up to 200 characters.
+
+**Versions.** Every registered bot's version is rated on its own, so results name the
+version that played: ``NAME@vN`` (:func:`version_label`), in standings, leaderboards and
+the report alike. On the command line ``NAME@vN`` and ``NAME@latest`` select a version
+(:func:`version_ref`); a plain ``NAME`` is its latest. Bot names cannot contain ``@``, so
+no other entry is spelled like a version.
 
 Every check looks at the whole string (``fullmatch``, ``isprintable``): ``^…$`` let a
 trailing newline through. The lengths are those of the database columns, so a name that
@@ -20,11 +26,36 @@ import re
 
 from arena.errors import UsageProblem
 
-NAME_MAX = 64  # bot.name, entry.name
+NAME_MAX = 64  # bot.name
+ENTRY_NAME_MAX = 100  # entry.name: a bot name with its version (and a "#N" for repeats)
 EVENT_NAME_MAX = 200  # tournament.name
 
 BOT_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _SPELLING = "use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+
+
+_VERSION_REF_RE = re.compile(rf"(?P<name>{BOT_NAME_RE.pattern})@(?:v(?P<n>[0-9]+)|latest)")
+_VERSION_LABEL_RE = re.compile(rf"(?P<name>{BOT_NAME_RE.pattern})@v(?P<n>[1-9][0-9]*)(?:#[0-9]+)?")
+
+
+def version_label(name: str, number: int) -> str:
+    """How results name version ``number`` of the registered bot ``name``: ``name@vN``."""
+    return f"{name}@v{number}"
+
+
+def version_ref(value: str) -> tuple[str, int | None] | None:
+    """``NAME@vN`` → (NAME, N); ``NAME@latest`` → (NAME, None); None for anything else."""
+    m = _VERSION_REF_RE.fullmatch(value)
+    if m is None:
+        return None
+    return m["name"], None if m["n"] is None else int(m["n"])
+
+
+def labelled_version(entry_name: str) -> tuple[str, int] | None:
+    """(bot name, version) of an entry named by :func:`version_label` (``ev@v2``, or
+    ``ev@v2#2`` for a repeat in one event); None for any other entry name."""
+    m = _VERSION_LABEL_RE.fullmatch(entry_name)
+    return None if m is None else (m["name"], int(m["n"]))
 
 
 def is_bot_name(value: str) -> bool:
@@ -55,7 +86,7 @@ def _one_line(value: str, longest: int, what: str, param: str | None) -> str:
 
 
 def check_entry_name(name: str, param: str | None = None) -> str:
-    _one_line(name, NAME_MAX, "entry name", param)
+    _one_line(name, ENTRY_NAME_MAX, "entry name", param)
     if not name or name != name.strip():
         raise UsageProblem(f"bad entry name {name!r}: empty or surrounded by spaces", param)
     return name
@@ -76,4 +107,4 @@ def made_up_name(raw: str, fallback: str = "bot") -> str:
 def numbered(name: str, n: int) -> str:
     """The ``n``-th entry of the same bot: ``name#n`` (within the column's length)."""
     suffix = f"#{n}"
-    return name[: NAME_MAX - len(suffix)] + suffix
+    return name[: ENTRY_NAME_MAX - len(suffix)] + suffix

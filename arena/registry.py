@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy import Engine
 
 from arena.bots import BotSource, Command, Image, Remote
-from arena.errors import ArenaError
-from arena.names import check_bot_name
+from arena.errors import ArenaError, UsageProblem
+from arena.names import check_bot_name, version_label
 from arena.store import bots
 from arena.store.models import Bot, BotVersion
 
@@ -24,6 +24,16 @@ class Added:
     bot: Bot
     version: BotVersion
     token: str | None  # remote bots only; never stored
+
+    @property
+    def label(self) -> str:
+        """How results name this version (``ev@v2``)."""
+        return label(self.bot, self.version)
+
+
+def label(bot: Bot, version: BotVersion) -> str:
+    """How results (standings, leaderboards, the report) name a registered version."""
+    return version_label(bot.name, version.version)
 
 
 def check_name(name: str) -> str:
@@ -75,6 +85,28 @@ def latest(db: str | Engine | None, name: str) -> tuple[Bot, BotVersion] | None:
     return bots.latest(db, name)
 
 
+def find(db: str | Engine | None, name: str, number: int | None = None) -> tuple[Bot, BotVersion]:
+    """A registered bot's version ``number`` (None: its latest); a usage error that says
+    which versions there are if it has no such version, or if there is no such bot."""
+    if number is None:
+        found = bots.latest(db, name)
+        if found is None:
+            raise UsageProblem(f"no bot named {name!r} is registered (see 'arena bot list')")
+        return found
+    numbered = bots.numbered(db, name, number)
+    if numbered is None:
+        raise UsageProblem(f"no bot named {name!r} is registered (see 'arena bot list')")
+    bot, version = numbered
+    if version is None:
+        newest = bots.latest(db, name)
+        last = newest[1].version if newest else 0
+        raise UsageProblem(
+            f"bot {name!r} has no version {number} (its versions: "
+            f"{'1' if last == 1 else f'1–{last}'}; {name}@latest is the newest)"
+        )
+    return bot, version
+
+
 def list_bots(db: str | Engine | None = None) -> list[dict[str, Any]]:
     out = []
     for bot, v in bots.registered(db):
@@ -83,9 +115,13 @@ def list_bots(db: str | Engine | None = None) -> list[dict[str, Any]]:
                 "name": bot.name,
                 "runtime": bot.runtime,
                 "version": v.version if v else 0,
+                "version_id": v.id if v else None,
+                "label": label(bot, v) if v else None,
                 "created": bot.created.isoformat(timespec="seconds"),
+                "version_created": v.created.isoformat(timespec="seconds") if v else None,
                 "command": v.command if v else None,
-                "image": (v.digest or v.image) if v else None,
+                "image": v.image if v else None,
+                "digest": v.digest if v else None,
             }
         )
     return out

@@ -13,7 +13,7 @@ without the key the seeds are unpredictable, and a revealed game seed (sent in `
 once the game is over) tells nothing about any other game, because HMAC outputs under one
 key are independent of each other.
 
-A **reproducible run** (``--seed S``) derives the key from S by a public function, so the
+A **reproducible run** (``--seed SEED``) derives the key from the seed by a public function, so the
 same S gives the same games — and anyone who knows or guesses S can predict every card.
 That is the operator's explicit choice, for tests and trusted bots, and the CLI and the
 report say so.

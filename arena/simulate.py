@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.counts import split_count
 from arena.seeds import derive_seed
 from engine import Game, Ruleset
 from engine.policies import make_policy
@@ -26,7 +27,7 @@ class SeatStats:
         r = self.rounds or 1
         return {
             "policy": self.policy,
-            "wins": round(self.wins, 4),
+            "wins": split_count(self.wins),
             "mean_round_score": round(self.round_score_sum / r, 4),
             "bust_rate": round(self.busts / r, 4),
             "flip7_rate": round(self.flip7s / r, 4),

@@ -20,6 +20,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.counts import split_count
 from arena.status import GameStatus
 
 
@@ -67,14 +68,14 @@ class StandingRow:
         return {
             "rank": self.rank,
             "bot": self.bot,
-            "points": round(self.points, 4),
+            "points": split_count(self.points),
             "tiebreaks": {
                 "opponents": round(self.opponents, 4),
                 "elo": None if self.elo is None else round(self.elo, 1),
             },
             "elo_rank": self.elo_rank,
             "games": self.games,
-            "wins": round(self.wins, 4),
+            "wins": split_count(self.wins),
             "byes": self.byes,
             "forfeits": self.forfeits,
         }

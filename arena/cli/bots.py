@@ -11,21 +11,31 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
-from rich.table import Table
 
 from arena import interrupt, limits
 from arena.bots import Command, Image
-from arena.cli.app import bot_app, emit_json, err, out
+from arena.cli.app import bot_app, emit_json, err, make_table, out
 from arena.cli.options import (
     DbOpt,
     DeadlineOpt,
     JsonOpt,
 )
 from arena.errors import ArenaError, UsageProblem
-from arena.names import check_bot_name, check_entry_name, is_bot_name, made_up_name, numbered
+from arena.names import (
+    check_bot_name,
+    check_entry_name,
+    is_bot_name,
+    made_up_name,
+    numbered,
+)
 
 
 def check_command(command: str, param: str = "--bot") -> None:
+    """A bot command can run: it parses, its executable is found, and its script — the
+    first argument, when it is clearly a file (arena.bots.script_argument) — exists,
+    relative paths from the current folder (where the arena starts its bots)."""
+    from arena.bots import script_argument
+
     try:
         argv = shlex.split(command)
     except ValueError as e:
@@ -38,16 +48,33 @@ def check_command(command: str, param: str = "--bot") -> None:
         Path(exe).is_file() and os.access(exe, os.X_OK)
     ):
         raise UsageProblem(f"cannot run bot command {command!r}: {exe!r} not found", param=param)
+    script = script_argument(command)
+    if script is not None and not Path(script).expanduser().exists():
+        where = "" if Path(script).expanduser().is_absolute() else f" (from {Path.cwd()})"
+        raise UsageProblem(
+            f"cannot run bot command {command!r}: its script {script!r} does not exist{where}",
+            param=param,
+        )
 
 
-def registered(value: str, db: str | None) -> tuple[Any, Any, Any] | None:
-    """(bot, version, source) of the registered bot named ``value``, or None. Only reads:
-    a database that does not exist is not created."""
+def registered(value: str, db: str | None, param: str = "--bot") -> tuple[Any, Any, Any] | None:
+    """(bot, version, source) of the registered bot ``value`` names — ``NAME`` (its latest
+    version), ``NAME@vN`` or ``NAME@latest`` —, or None if ``value`` is no registered name.
+    A version that does not exist is a usage error. Only reads: a database that does not
+    exist is not created."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from arena.registry import latest, source_of
+    from arena.names import version_ref
+    from arena.registry import find, latest, source_of
     from arena.store.db import read_engine
 
+    ref = version_ref(value)
+    if ref is not None:
+        try:
+            bot, version = find(read_engine(db), *ref)
+        except UsageProblem as e:
+            raise UsageProblem(str(e), param=param) from None
+        return bot, version, source_of(bot, version)
     if not is_bot_name(value):
         return None
     try:
@@ -62,15 +89,18 @@ def registered(value: str, db: str | None) -> tuple[Any, Any, Any] | None:
 
 def parse_source(value: str, db: str | Literal[False] | None, param: str) -> tuple[str, Any, Any]:
     """One bot given on the command line → (its name, its source, its registered version
-    or None). Forms: a registered NAME (looked up unless ``db`` is False), COMMAND,
-    NAME=COMMAND, docker:IMAGE, builtin:POLICY."""
+    or None). Forms: a registered NAME (its latest version), NAME@vN or NAME@latest
+    (looked up unless ``db`` is False), COMMAND, NAME=COMMAND, docker:IMAGE,
+    builtin:POLICY. A registered version is named by its label (``ev@v2``,
+    arena.names.version_label): every version is rated on its own."""
     from arena import bots
+    from arena.registry import label
 
     value = value.strip()
-    found = None if db is False else registered(value, db)
+    found = None if db is False else registered(value, db, param)
     if found is not None:
         bot, version, source = found
-        return bot.name, source, version
+        return label(bot, version), source, version
     try:
         name, source = bots.parse_source(value)
     except bots.SourceError as e:
@@ -131,14 +161,34 @@ def check_images(entries: list[Any], param: str = "--bot") -> None:
 
 
 # ------------------------------------------------------------------ bots
+def previous_version(added: Any) -> int | None:
+    """The version the bot had before this one (None: a new bot)."""
+    return added.version.version - 1 if added.version.version > 1 else None
+
+
+def added_line(added: Any) -> str:
+    """What ``bot add`` and ``bot submit`` say they registered: a new bot, or a new version
+    of an existing one (and which), by the label its results carry."""
+    name, runtime, before = added.bot.name, added.bot.runtime, previous_version(added)
+    if before is None:
+        return f"added {name}, a new {runtime} bot: it plays as {added.label}"
+    return (
+        f"{name} exists: added a new version, {added.version.version}, which plays as "
+        f"{added.label} and is rated apart from the earlier ones; '{name}' now selects it "
+        f"({name}@v{before} the one before)"
+    )
+
+
 @bot_app.command("add")
 def bot_add(
-    name: Annotated[str, typer.Argument(help="A unique name (letters, digits, . _ -).")],
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="A unique name (letters, digits, . _ -).")
+    ],
     cmd: Annotated[
         str | None, typer.Option("--cmd", metavar="CMD", help="A local command that runs the bot.")
     ] = None,
     image: Annotated[
-        str | None, typer.Option("--image", metavar="IMG", help="A Docker image name.")
+        str | None, typer.Option("--image", metavar="IMAGE", help="A Docker image name.")
     ] = None,
     remote: Annotated[
         bool, typer.Option("--remote", help="A bot that connects from elsewhere with a token.")
@@ -168,6 +218,9 @@ def bot_add(
         "name": added.bot.name,
         "runtime": added.bot.runtime,
         "version": added.version.version,
+        "version_id": added.version.id,
+        "label": added.label,
+        "previous_version": previous_version(added),
         "created": added.bot.created.isoformat(timespec="seconds"),
     }
     if added.token:
@@ -175,20 +228,24 @@ def bot_add(
     if as_json:
         emit_json(data)
         return
-    out.print(f"added {data['name']} ({data['runtime']}), version {data['version']}")
+    out.print(added_line(added), markup=False, soft_wrap=True)
     if added.token:
         out.print(f"token (shown once, store it now): {added.token}")
 
 
 @bot_app.command("submit")
 def bot_submit(
-    path: Annotated[Path, typer.Argument(help="A folder with a Dockerfile (the build context).")],
-    name: Annotated[str, typer.Option("--name", help="The bot's name in the registry.")],
+    path: Annotated[
+        Path, typer.Argument(metavar="DIR", help="A folder with a Dockerfile (the build context).")
+    ],
+    name: Annotated[
+        str, typer.Option("--name", metavar="NAME", help="The bot's name in the registry.")
+    ],
     base: Annotated[
         str | None,
         typer.Option(
             "--base",
-            metavar="IMG",
+            metavar="IMAGE",
             help="The build argument BASE. Default: the Dockerfile's own ARG BASE default; "
             "for a FROM ${BASE} without one, the offline base of the kit's language "
             "(flip7/python-base, node-base, cpp-base, java-base; Go: scratch).",
@@ -280,9 +337,9 @@ def bot_submit(
 
     check_name(name)
     if not path.is_dir():
-        raise UsageProblem(f"{path} is not a folder", param="PATH")
+        raise UsageProblem(f"{path} is not a folder", param="DIR")
     if not (path / "Dockerfile").is_file():
-        raise UsageProblem(f"no Dockerfile in {path}", param="PATH")
+        raise UsageProblem(f"no Dockerfile in {path}", param="DIR")
     args = parse_build_args(build_arg or [])
     try:
         build_limits = BuildLimits(
@@ -333,12 +390,17 @@ def bot_submit(
         )
     added = add_bot(db, name, image=built.tag, digest=built.id)
     data["version"] = added.version.version
+    data["version_id"] = added.version.id
+    data["label"] = added.label
+    data["previous_version"] = previous_version(added)
     if as_json:
         emit_json(data)
         return
     passed = f"passed {len(checks)} compliance checks; " if checks is not None else ""
     out.print(
-        f"built {built.tag} ({built.id[:19]}); {passed}{name} is now at version {data['version']}"
+        f"built {built.tag} ({built.id[:19]}); {passed}{added_line(added)}",
+        markup=False,
+        soft_wrap=True,
     )
 
 
@@ -359,34 +421,38 @@ def submit_checks(image: str) -> list[Any]:
 
 @bot_app.command("list")
 def bot_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
-    """The registered bots."""
+    """The registered bots, each with its latest version (NAME@vN selects another).
+
+    --json prints one object per bot with the keys name, runtime, version (the latest's
+    number), version_id, label (NAME@vN, as results name it), created (the bot's),
+    version_created, command, image and digest (null where they do not apply)."""
     from arena.registry import list_bots
     from arena.store.db import read_engine
 
     rows = list_bots(read_engine(db))
     if as_json:
-        emit_json([{k: r[k] for k in ("name", "runtime", "version", "created")} for r in rows])
+        emit_json(rows)
         return
     if not rows:
         out.print("no bots yet: add one with 'arena bot add NAME --cmd CMD'")
         return
-    table = Table()
-    for col in ("name", "runtime", "version", "created", "runs"):
-        table.add_column(col)
+    columns = ("name", "runtime", "latest", "created", "runs")
+    table = make_table(*columns, left=columns)
     for r in rows:
+        image = f"{r['image']} ({r['digest'][:19]})" if r["digest"] else r["image"]
         table.add_row(
             r["name"],
             r["runtime"],
-            str(r["version"]),
-            r["created"],
-            r["command"] or r["image"] or "",
+            r["label"] or "",
+            r["version_created"] or r["created"],
+            r["command"] or image or ("(token)" if r["runtime"] == "remote" else ""),
         )
     out.print(table)
 
 
 @bot_app.command("remove")
 def bot_remove(
-    name: Annotated[str, typer.Argument(help="The bot's name.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The bot's name.")],
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -406,7 +472,9 @@ def bot_check(
     bot: Annotated[
         str,
         typer.Argument(
-            metavar="BOT", help="A registered name, the bot's command line, or docker:IMAGE."
+            metavar="BOT",
+            help="A registered name (its latest version; NAME@vN for another), the bot's "
+            "command line, or docker:IMAGE.",
         ),
     ],
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
@@ -439,10 +507,13 @@ def bot_check(
     if as_json:
         emit_json({"passed": passed, "checks": [c.as_dict() for c in checks]})
     else:
-        table = Table(title=f"bot check: {entry.name}")
-        table.add_column("check")
-        table.add_column("ok")
-        table.add_column("detail")
+        table = make_table(
+            "check",
+            "ok",
+            "detail",
+            title=f"bot check: {entry.name}",
+            left=["check", "ok", "detail"],
+        )
         for c in checks:
             table.add_row(c.name, "yes" if c.ok else "NO", c.detail)
         out.print(table)

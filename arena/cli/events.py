@@ -6,11 +6,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from arena import interrupt, limits
 from arena.bots import Command, is_builtin
-from arena.cli.app import app, emit_json, err, out, tournament_app
+from arena.cli.app import app, emit_json, err, make_table, out, tournament_app
 from arena.cli.bots import check_images
 from arena.cli.options import (
     AllowAbsentOpt,
@@ -71,10 +70,29 @@ def entries_from(values: list[str], challengers: list[str], db: str | None) -> l
         entries.append(EntrySpec(name, source, bot_version_id=version.id if version else None))
     names = [e.name for e in entries]
     for c in challengers:
-        if c not in names:
+        chosen = challenger_entry(c, names, values, db)
+        if chosen is None:
             raise UsageProblem(f"challenger {c!r} is not one of the --bots", param="--challenger")
-        entries[names.index(c)].challenger = True
+        entries[names.index(chosen)].challenger = True
     return entries
+
+
+def challenger_entry(value: str, names: list[str], given: list[str], db: str | None) -> str | None:
+    """The entry a --challenger names: by its entry name (``ev@v2``, ``threshold:25``), as
+    it was given in --bots (``ev``), or as the registered version it selects."""
+    from arena.cli.bots import registered
+    from arena.registry import label
+
+    value = value.strip()
+    if value in names:
+        return value
+    as_given = [v.strip() for v in given]
+    if value in as_given:
+        return names[as_given.index(value)]
+    found = registered(value, db, "--challenger")
+    if found is not None and label(found[0], found[1]) in names:
+        return label(found[0], found[1])
+    return None
 
 
 def run_and_report(
@@ -153,13 +171,8 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
                 {
                     k: r.as_dict()[k]
                     for k in (
-                        "rank",
-                        "bot",
-                        "points",
-                        "elo_rank",
-                        "tiebreaks",
-                        "games",
-                        "forfeits",
+                        *("rank", "bot", "points", "elo_rank", "tiebreaks"),
+                        *("games", "forfeits", "wins", "byes"),
                     )
                 }
                 for r in rows
@@ -176,14 +189,15 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             data["report"] = str(report.index)
         emit_json(data)
         return
-    table = Table(
+    byes = any(r.byes for r in rows)  # a column of its own only when a bot had a bye
+    table = make_table(
+        *("rank", "bot", "points", "Elo rank", "games", "forfeits", "wins", "opp. strength"),
+        *(["byes"] if byes else []),
         title=f"Tournament {t.id}: {t.format}, {t.variant}{' brutal' if t.brutal else ''}, "
         f"{t.seats}-seat tables, {t.rounds} rounds"
-        f"{', duplicate deals' if (t.options or {}).get('duplicate') else ''} ({t.status})"
+        f"{', duplicate deals' if (t.options or {}).get('duplicate') else ''} ({t.status})",
+        left=["bot"],
     )
-    columns = ("rank", "bot", "points", "Elo rank", "games", "forfeits", "wins", "opp. strength")
-    for col in (*columns, "byes"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
     for r in rows:
         table.add_row(
             str(r.rank),
@@ -194,7 +208,7 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             str(r.forfeits) if r.forfeits else "",
             f"{r.wins:g}",
             f"{r.opponents:.2f}",
-            str(r.byes) if r.byes else "",
+            *([str(r.byes) if r.byes else ""] if byes else []),
             style="bold" if r.forfeits and r.forfeits == r.games else None,
         )
     out.print(table)
@@ -248,14 +262,16 @@ def tournament(
         typer.Option(
             "--bots",
             metavar="BOT",
-            help="An entrant: a registered bot name, a command, NAME=COMMAND or builtin:POLICY.",
+            help="An entrant (repeatable): a registered bot's name (its latest version), "
+            "NAME@vN for another version, a command, NAME=COMMAND, docker:IMAGE or "
+            "builtin:POLICY. Registered bots play as NAME@vN.",
         ),
     ] = None,
     seats: Annotated[
         int,
         typer.Option(
             "--seats",
-            metavar="K",
+            metavar="N",
             help=f"Seats per table ({limits.MIN_EVENT_SEATS}–{limits.MAX_TABLE_SEATS}).",
         ),
     ] = 4,
@@ -263,7 +279,7 @@ def tournament(
         int | None,
         typer.Option(
             "--rounds",
-            metavar="R",
+            metavar="N",
             help=f"Rounds (1–{limits.MAX_ROUNDS:,}; default per format). An event plays at "
             f"most {limits.MAX_EVENT_GAMES:,} games in all.",
         ),
@@ -272,7 +288,7 @@ def tournament(
         int,
         typer.Option(
             "--games",
-            metavar="G",
+            metavar="N",
             help=f"Games per table each round (1–{limits.MAX_MATCH_GAMES:,}).",
         ),
     ] = 4,
@@ -286,7 +302,10 @@ def tournament(
         typer.Option("--challenger", metavar="BOT", help="Gauntlet: a challenger (repeatable)."),
     ] = None,
     name: Annotated[
-        str, typer.Option("--name", help="A name for the event (one line, up to 200 characters).")
+        str,
+        typer.Option(
+            "--name", metavar="NAME", help="A name for the event (one line, up to 200 characters)."
+        ),
     ] = "",
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
@@ -468,9 +487,10 @@ def tournament_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
     if not rows:
         out.print("no tournaments yet")
         return
-    table = Table()
-    for col in ("id", "name", "format", "variant", "seats", "rounds", "games", "status", "created"):
-        table.add_column(col)
+    table = make_table(
+        *("id", "name", "format", "variant", "seats", "rounds", "games", "status", "created"),
+        left=["name", "format", "variant", "status", "created"],
+    )
     for r in rows:
         table.add_row(
             *(
@@ -496,12 +516,12 @@ def demo(
     games: Annotated[
         int,
         typer.Option(
-            "--games", metavar="G", help=f"Games per table (1–{limits.MAX_MATCH_GAMES:,})."
+            "--games", metavar="N", help=f"Games per table (1–{limits.MAX_MATCH_GAMES:,})."
         ),
     ] = 4,
     rounds: Annotated[
         int,
-        typer.Option("--rounds", metavar="R", help=f"Swiss rounds (1–{limits.MAX_ROUNDS:,})."),
+        typer.Option("--rounds", metavar="N", help=f"Swiss rounds (1–{limits.MAX_ROUNDS:,})."),
     ] = 5,
     variant: VariantOpt = "base",
     seed: SeedOpt = None,
@@ -520,13 +540,15 @@ def demo(
     ruleset(variant, False)
     n_workers = workers(workers_)
     names = register_examples(db)
-    from arena.registry import latest
+    from arena.registry import label, latest
 
     entries = []
     for name in names:
         found = latest(db, name)
         assert found is not None and found[1].command is not None  # just registered
-        entries.append(EntrySpec(name, Command(found[1].command), bot_version_id=found[1].id))
+        entries.append(
+            EntrySpec(label(*found), Command(found[1].command), bot_version_id=found[1].id)
+        )
     cfg = TournamentConfig(
         format="swiss",
         entries=entries,

@@ -127,11 +127,11 @@ SEED_HELP = (
 )
 
 
-SeedOpt = Annotated[str | None, typer.Option("--seed", metavar="S", help=SEED_HELP)]
+SeedOpt = Annotated[str | None, typer.Option("--seed", metavar="SEED", help=SEED_HELP)]
 
 
 ConcurrencyOpt = Annotated[
-    int, typer.Option("--concurrency", metavar="C", min=1, help="Games played at once.")
+    int, typer.Option("--concurrency", metavar="N", min=1, help="Games played at once.")
 ]
 
 

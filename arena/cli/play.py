@@ -7,11 +7,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from arena import interrupt, limits
 from arena.bots import is_builtin
-from arena.cli.app import app, emit_json, err, out
+from arena.cli.app import app, emit_json, err, make_table, out
 from arena.cli.bots import check_images, parse_bots
 from arena.cli.options import (
     AllowAbsentOpt,
@@ -55,21 +54,20 @@ def simulate(
         list[str] | None,
         typer.Option(
             "--policy",
-            metavar="SPEC",
+            metavar="POLICY",
             help="random | threshold:N | ev. Once for all seats, or once per seat in seat order.",
         ),
     ] = None,
     games: Annotated[
-        int, typer.Option("--games", metavar="G", help="Number of games.", min=1)
+        int, typer.Option("--games", metavar="N", help="Number of games.", min=1)
     ] = 1000,
     seed: Annotated[
-        str, typer.Option("--seed", metavar="S", help="Master seed (whole number).")
+        str, typer.Option("--seed", metavar="SEED", help="Master seed (whole number).")
     ] = "1",
     single_round: Annotated[
         bool, typer.Option("--single-round", help="Each game is one round (statistics).")
     ] = False,
     as_json: JsonOpt = False,
-    db: DbOpt = None,
 ) -> None:
     """Play games in-process between built-in policies (no network, no database).
 
@@ -88,14 +86,11 @@ def simulate(
     if as_json:
         emit_json(data)
         return
-    table = Table(
-        title=f"{games} game(s) of {variant}{' brutal' if brutal else ''}, {seats} seat(s)"
+    table = make_table(
+        *("seat", "policy", "wins", "mean round", "bust rate", "flip 7 rate", "mean total"),
+        title=f"{games} game(s) of {variant}{' brutal' if brutal else ''}, {seats} seat(s)",
+        left=["policy"],
     )
-    for col in ("seat", "policy", "wins", "mean round", "bust rate", "flip 7 rate", "mean total"):
-        if col == "policy":
-            table.add_column(col, no_wrap=True)
-        else:
-            table.add_column(col, justify="right")
     for i, s in enumerate(data["seats"]):
         table.add_row(
             str(i),
@@ -121,13 +116,14 @@ def match(
         typer.Option(
             "--bot",
             metavar="BOT",
-            help="A bot: a registered name, a command (e.g. 'python "
+            help="A bot: a registered name (its latest version; NAME@vN for another), a "
+            "command (e.g. 'python "
             "bots/examples/python/ev/bot.py'), NAME=COMMAND, docker:IMAGE or builtin:POLICY. "
             "Once per seat, in seat order.",
         ),
     ],
     games: Annotated[
-        int, typer.Option("--games", metavar="G", help=f"Games (1–{limits.MAX_MATCH_GAMES:,}).")
+        int, typer.Option("--games", metavar="N", help=f"Games (1–{limits.MAX_MATCH_GAMES:,}).")
     ] = 10,
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
@@ -249,9 +245,14 @@ def match(
             }
         )
         return
-    table = Table(title=f"{games} game(s) of {variant}{' brutal' if brutal else ''}")
-    for col in ("bot", "wins", "mean total", "faults"):
-        table.add_column(col, justify="left" if col in ("bot", "faults") else "right")
+    table = make_table(
+        "bot",
+        "wins",
+        "mean total",
+        "faults",
+        title=f"{games} game(s) of {variant}{' brutal' if brutal else ''}",
+        left=["bot", "faults"],
+    )
     for row in seats:
         faults = ", ".join(f"{k} {v}" for k, v in sorted(row["faults"].items())) or "-"
         table.add_row(row["bot"], f"{row['wins']:g}", f"{row['mean_total']:.1f}", faults)
@@ -276,9 +277,12 @@ def print_fault_summary(lines: list[Any], games: int) -> None:
     (on stdout, after the results; nothing when there were none)."""
     if not lines:
         return
-    table = Table(title=f"faults over {games} game(s)", title_justify="left")
-    for col in ("bot", "kind", "faults", "games", "forfeits", "first reason"):
-        table.add_column(col, justify="right" if col in ("faults", "games", "forfeits") else "left")
+    table = make_table(
+        *("bot", "kind", "faults", "games", "forfeits", "first reason"),
+        title=f"faults over {games} game(s)",
+        left=["bot", "kind", "first reason"],
+        title_justify="left",
+    )
     for ln in lines:
         table.add_row(
             ln.bot or "(the arena)",

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from arena.cli.app import app, db_app, emit_json, out
+from arena.cli.app import app, db_app, emit_json, make_table, out
 from arena.cli.options import (
     DbOpt,
     JsonOpt,
@@ -32,18 +31,31 @@ def leaderboard(
         ),
     ] = None,
     tournament: Annotated[
-        int | None, typer.Option("--tournament", metavar="ID", help="Only this tournament.")
+        int | None,
+        typer.Option(
+            "--tournament", metavar="ID", help="Only this tournament (every version in it)."
+        ),
     ] = None,
+    all_versions: Annotated[
+        bool,
+        typer.Option(
+            "--all-versions",
+            help="Every version of each registered bot (default: the newest version that "
+            "has games on the board).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
     """The Elo leaderboards: a maximum-likelihood fit over every stored game's ranking,
     one table per variant and mode (Brutal games are rated apart from the others).
 
-    Ratings are on the Elo scale (mean 1500) with 95 % intervals; LOS is the likelihood
-    that a bot is stronger than the one ranked just below it. --json prints one list of
-    rows, board after board, each with the keys rank, bot, elo, ci_low, ci_high, games,
-    score, los_next, variant and brutal.
+    Each version of a registered bot is rated on its own, as NAME@vN; by default a board
+    shows the newest rated version of each bot (--all-versions: the history). Ratings are
+    on the Elo scale (mean 1500) with 95 % intervals; LOS is the likelihood that a bot is
+    stronger than the one ranked just below it among the rows shown. --json prints one
+    list of rows, board after board, each with the keys rank, bot, elo, ci_low, ci_high,
+    games, score, los_next, variant and brutal.
     """
     from itertools import groupby
 
@@ -56,7 +68,9 @@ def leaderboard(
     eng = read_engine(db)
     if tournament is not None:
         load(eng, tournament)  # an unknown id is an error, not an empty board
-    rows = leaderboard_rows(eng, variant=variant, brutal=brutal, tournament=tournament)
+    rows = leaderboard_rows(
+        eng, variant=variant, brutal=brutal, tournament=tournament, all_versions=all_versions
+    )
     if as_json:
         emit_json(rows)
         return
@@ -68,9 +82,11 @@ def leaderboard(
         title = f"Elo leaderboard: {v}{' brutal' if b else ''}"
         if tournament is not None:
             title += f", tournament {tournament}"
-        table = Table(title=title)
-        for col in ("rank", "bot", "elo", "95% interval", "games", "score", "LOS next"):
-            table.add_column(col, justify="left" if col == "bot" else "right")
+        table = make_table(
+            *("rank", "bot", "elo", "95% interval", "games", "score", "LOS next"),
+            title=title,
+            left=["bot"],
+        )
         for r in board:
             table.add_row(
                 str(r["rank"]),

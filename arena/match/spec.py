@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.bots import BotSource, Remote
+from arena.counts import split_count
 from arena.faults import Fault, FaultPolicy
 from arena.seeds import bot_seed, fresh_match_seed, game_seed
 from arena.status import GameStatus
@@ -231,7 +232,7 @@ class MatchResult:
             rows.append(
                 {
                     "bot": entry.name,
-                    "wins": round(wins, 4),
+                    "wins": split_count(wins),
                     "mean_total": round(sum(totals) / len(totals), 3) if totals else 0.0,
                     "faults": faults,
                 }

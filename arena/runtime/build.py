@@ -177,7 +177,7 @@ def plan_build(
         if language is None:
             raise UsageProblem(
                 f"{context / name} starts FROM ${{BASE}} with no default, and the kit's "
-                f"language is not recognised: give --base IMG"
+                f"language is not recognised: give --base IMAGE"
             )
         args["BASE"] = BASES[language].image
         note = f"BASE={args['BASE']} (the offline base of the {language} kit)"
@@ -192,7 +192,7 @@ def plan_build(
     if blank:
         raise UsageProblem(
             f"{context / name} line {blank[0].line}: FROM {blank[0].written} is empty "
-            f"(give --base IMG or --build-arg)"
+            f"(give --base IMAGE or --build-arg)"
         )
     client = client or docker_client()
     bases = df.external_images(args)

@@ -76,6 +76,19 @@ def latest(db: Db, name: str) -> tuple[Bot, BotVersion] | None:
         return bot, version
 
 
+def numbered(db: Db, name: str, number: int) -> tuple[Bot, BotVersion | None] | None:
+    """A registered (not removed) bot and its version ``number`` (None if it has no such
+    version); None if no bot of that name is registered."""
+    with session(db) as s:
+        bot = s.exec(select(Bot).where(Bot.name == name, Bot.removed == False)).first()  # noqa: E712
+        if bot is None:
+            return None
+        version = s.exec(
+            select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.version == number)
+        ).first()
+        return bot, version
+
+
 def registered(db: Db) -> list[tuple[Bot, BotVersion | None]]:
     """Every registered bot by name, with its newest version."""
     with session(db) as s:

@@ -319,6 +319,11 @@ def _head(cfg: Any) -> str | None:
     return ScriptDirectory.from_config(cfg).get_current_head()
 
 
+def head_revision() -> str | None:
+    """The schema revision this code migrates databases to (its newest migration)."""
+    return _head(_config())
+
+
 def upgrade(eng: Engine, revision: str = "head") -> None:
     """Run the migrations up to ``revision`` (the schema version table is alembic_version).
 

@@ -17,6 +17,7 @@ from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from arena.bots import BotSource, Command, Image, Policy, Remote, source_dict, source_from_dict
+from arena.names import ENTRY_NAME_MAX, NAME_MAX
 from arena.seeds import DealKey
 from arena.status import (
     AbTestStatus,
@@ -37,7 +38,7 @@ class Bot(SQLModel, table=True):
 
     __tablename__ = "bot"
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(index=True, unique=True, max_length=64)
+    name: str = Field(index=True, unique=True, max_length=NAME_MAX)
     runtime: str = Field(max_length=16)  # process | docker | remote
     created: datetime = Field(default_factory=now)
     removed: bool = Field(default=False)
@@ -92,14 +93,16 @@ class Tournament(SQLModel, table=True):
 
 
 class Entry(SQLModel, table=True):
-    """A bot version entered in a tournament, under a display name unique in that event."""
+    """A bot version entered in a tournament, under a display name unique in that event:
+    a registered bot's is its version's label (``ev@v2``, arena.names), so that its games
+    and its rating are that version's."""
 
     __tablename__ = "entry"
     __table_args__ = (UniqueConstraint("tournament_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: int = Field(foreign_key="tournament.id", index=True)
     bot_version_id: int | None = Field(default=None, foreign_key="bot_version.id")
-    name: str = Field(max_length=64)
+    name: str = Field(max_length=ENTRY_NAME_MAX)
     challenger: bool = False
     command: str | None = None  # what to run (process bots), copied at entry time
     policy: str | None = None  # built-in policy entries (no network)

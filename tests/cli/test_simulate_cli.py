@@ -151,9 +151,9 @@ def test_help_explains_every_option() -> None:
         "--seed",
         "--single-round",
         "--json",
-        "--db",
     ):
         assert opt in r.stdout
+    assert "--db" not in r.stdout  # in-process games store nothing: no database option
 
 
 def test_demo_runs_a_swiss_event_of_the_example_bots_and_renders_the_report(
@@ -166,12 +166,13 @@ def test_demo_runs_a_swiss_event_of_the_example_bots_and_renders_the_report(
     data = json.loads(r.stdout)
     assert data["status"] == "completed"
     bots = [row["bot"] for row in data["standings"]]
-    assert len(bots) == 8 and {"ev", "random", "threshold-21"} <= set(bots)
+    # registered bots play as their version (each version is rated on its own)
+    assert len(bots) == 8 and {"ev@v1", "random@v1", "threshold-21@v1"} <= set(bots)
     # two rounds of two 4-seat tables, one game each: every bot played two games
     assert all(row["games"] == 2 for row in data["standings"])
     index = Path(data["report"])
     assert index == out / "index.html" and index.is_file()
-    assert "threshold-21" in index.read_text()
+    assert "threshold-21@v1" in index.read_text()
     # a second run reuses the registered example bots instead of adding versions
     r = run("demo", "--rounds", "1", "--games", "1", "--db", db, "--out", str(out), "--json")
     assert r.returncode == 0, r.stderr

@@ -145,7 +145,7 @@ def test_a_base_without_default_is_the_offline_base_of_the_kits_language(
     else:
         assert plan.build_args == {"BASE": "flip7/node-base:latest"}
     unknown = _kit(tmp_path / "unknown", "ARG BASE\nFROM ${BASE}\n", "bot.rb")
-    with pytest.raises(UsageProblem, match="give --base IMG"):
+    with pytest.raises(UsageProblem, match="give --base IMAGE"):
         plan_build(unknown)
 
 

@@ -26,6 +26,7 @@ from sqlalchemy import create_engine, text
 ROOT = Path(__file__).resolve().parents[2]
 STEADY = Path(__file__).resolve().parent / "bots" / "steady.py"
 EX = ROOT / "bots" / "examples" / "python"
+A_BOT = f"python3 {EX / 'random' / 'bot.py'}"  # a bot command whose script exists
 
 
 @dataclass

@@ -13,7 +13,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from clikit import files, one_line_error
+from clikit import EX, files, one_line_error
 from sqlmodel import Session, select
 
 from arena.bots import Policy, Remote
@@ -93,7 +93,7 @@ def test_the_same_remote_bot_entered_twice_is_refused_and_nothing_is_stored(
     cli("bot", "add", "far", "--remote")
     r = cli(*EVENT, "--bots", "far", "--bots", "far", "--listen", "127.0.0.1:0", "--no-report")
     line = one_line_error(r, 2)
-    assert "'far' is entered twice" in line
+    assert "'far@v1' is entered twice" in line  # the version that was entered
     assert tournaments(workdir / "arena.db") == []
 
 
@@ -130,7 +130,7 @@ def test_match_and_tournament_with_a_missing_image_are_bad_input(
 
 
 def test_a_registered_bot_is_not_touched_by_a_refused_tournament(cli, workdir: Path) -> None:
-    cli("bot", "add", "ev", "--cmd", "python bots/examples/python/ev/bot.py")
+    assert cli("bot", "add", "ev", "--cmd", f"python {EX / 'ev' / 'bot.py'}").code == 0
     before = files(workdir)
     one_line_error(cli(*EVENT, "--bots", "ev", "--listen", "notaport"), 2)
     with Session(get_engine(f"sqlite:///{workdir / 'arena.db'}")) as s:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from clikit import ROOT, _env
+from clikit import A_BOT, ROOT, _env
 from sqlmodel import Session, select
 
 from arena.store.db import MIGRATIONS, current_revision, get_engine
@@ -70,9 +70,7 @@ def start_together(argvs: list[list[str]]) -> list[subprocess.CompletedProcess[s
 
 
 def test_commands_creating_a_new_database_at_once_all_succeed(db_url: str) -> None:
-    argvs = [
-        ["bot", "add", f"b{i}", "--cmd", "python3 bot.py", "--db", db_url] for i in range(PROCESSES)
-    ]
+    argvs = [["bot", "add", f"b{i}", "--cmd", A_BOT, "--db", db_url] for i in range(PROCESSES)]
     for r in start_together(argvs):
         assert r.returncode == 0, r.stderr
         assert r.stderr == ""

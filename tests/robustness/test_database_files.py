@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from clikit import arena, one_line_error
+from clikit import A_BOT, arena, one_line_error
 from sqlalchemy.engine import make_url
 
 EVENT = ["tournament", "--format", "swiss", "--bots", "builtin:random", "--bots", "builtin:ev"]
 WRITERS = {
-    "bot add": ["bot", "add", "x", "--cmd", "python3 bot.py"],
+    "bot add": ["bot", "add", "x", "--cmd", A_BOT],
     "tournament": [*EVENT, "--no-report"],
     "db upgrade": ["db", "upgrade"],
 }
@@ -33,7 +33,7 @@ READERS = {
 
 
 def a_real_database(cli, path: Path) -> None:
-    r = cli("bot", "add", "ev", "--cmd", "python3 bot.py", "--db", str(path))
+    r = cli("bot", "add", "ev", "--cmd", A_BOT, "--db", str(path))
     assert r.code == 0, r.err
     from arena.store.db import dispose_all
 
@@ -108,7 +108,7 @@ def read_only_mount(tmp_path: Path) -> Iterator[Path]:
     mnt.mkdir()
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mnt)], check=True)
     try:
-        r = arena("bot", "add", "ev", "--cmd", "python3 bot.py", "--db", str(mnt / "arena.db"))
+        r = arena("bot", "add", "ev", "--cmd", A_BOT, "--db", str(mnt / "arena.db"))
         assert r.returncode == 0, r.stderr
         subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
         yield mnt

@@ -15,12 +15,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from clikit import EX, one_line_error
+from clikit import A_BOT, EX, one_line_error
 from sqlmodel import Session, select
 
 from arena.bots import Policy
 from arena.errors import UsageProblem
-from arena.names import NAME_MAX, check_bot_name, check_entry_name, is_bot_name
+from arena.names import ENTRY_NAME_MAX, NAME_MAX, check_bot_name, check_entry_name, is_bot_name
 from arena.registry import add_bot
 from arena.store.db import get_engine
 from arena.store.models import Bot, Entry, Tournament
@@ -37,14 +37,14 @@ def stored(db: str) -> tuple[list[str], list[str]]:
 
 @pytest.mark.parametrize("name", BAD_NAMES)
 def test_bot_add_refuses_a_bad_name_on_every_database(db_url: str, cli, name: str) -> None:
-    line = one_line_error(cli("bot", "add", name, "--cmd", "python3 bot.py", "--db", db_url), 2)
+    line = one_line_error(cli("bot", "add", name, "--cmd", A_BOT, "--db", db_url), 2)
     assert "bad bot name" in line
     assert stored(db_url) == ([], [])
 
 
 def test_the_longest_name_fits_every_database(db_url: str, cli) -> None:
     name = "b" * NAME_MAX
-    r = cli("bot", "add", name, "--cmd", "python3 bot.py", "--db", db_url)
+    r = cli("bot", "add", name, "--cmd", A_BOT, "--db", db_url)
     assert r.code == 0, r.err
     assert stored(db_url)[0] == [name]
 
@@ -100,7 +100,7 @@ def test_a_made_up_name_from_a_long_file_name_fits_the_column(
     assert all(is_bot_name(n.split("#")[0]) for n in names)  # spelled like a bot's name
 
 
-@pytest.mark.parametrize("name", ["ev\n", "x" * 65, " ev", "", "tab\there"])
+@pytest.mark.parametrize("name", ["ev\n", "x" * (ENTRY_NAME_MAX + 1), " ev", "", "tab\there"])
 def test_the_tournament_api_refuses_an_entry_name_that_does_not_fit(db_url: str, name: str) -> None:
     entries = [EntrySpec(name, Policy("ev")), EntrySpec("random", Policy("random"))]
     with pytest.raises(UsageProblem, match="entry name"):

@@ -7,8 +7,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import Connection, create_engine, inspect, text
 
 from arena.store.db import MIGRATIONS, current_revision, get_engine, tables, upgrade
 
@@ -186,3 +187,101 @@ def test_0006_keeps_entries_stored_before_it_runnable_from_their_columns(db_url:
         got = {e.name: entry_source(e) for e in s.exec(select(Entry))}
     eng.dispose()
     assert got == {"old-bot": Command("python bot.py"), "new-bot": new, "policy": Policy("ev")}
+
+
+def insert(c: Connection, into: str, /, **values: object) -> int:
+    """A row of table ``into`` with these column values (lists as JSON); its id."""
+    cols = ", ".join(f'"{k}"' for k in values)
+    marks = ", ".join(f":{k}" for k in values)
+    params = {k: json.dumps(v) if isinstance(v, list) else v for k, v in values.items()}
+    c.execute(text(f'INSERT INTO "{into}" ({cols}) VALUES ({marks})'), params)
+    return int(c.execute(text(f'SELECT max(id) FROM "{into}"')).scalar_one())
+
+
+def test_0007_names_stored_entries_of_registered_bots_by_their_version(db_url: str) -> None:
+    """From 0007 a registered bot's entry is named by its version (ev@v1), so that each
+    version is rated on its own; entries stored before, named by the bot (ev, ev#2), are
+    renamed with every name in their event's rounds, tables, games and faults. Entries of
+    other bots, and one the Python API named itself, keep their names."""
+    from datetime import UTC, datetime
+
+    from arena.leaderboard import leaderboard_rows
+
+    now = datetime.now(UTC)
+    eng = create_engine(db_url)
+    upgrade(eng, "0006")
+    events = {}
+    with eng.begin() as c:
+        bot = insert(c, "bot", name="ev", runtime="process", created=now, removed=False)
+        v1, v2 = (
+            insert(c, "bot_version", bot_id=bot, version=n, command="python bot.py", created=now)
+            for n in (1, 2)
+        )
+        for label, entries in (
+            ("first", [("ev", v1), ("random", None)]),
+            ("second", [("ev", v2), ("ev#2", v2), ("random", None), ("mine", v1)]),
+        ):
+            tid = insert(
+                c,
+                "tournament",
+                **dict(name=label, format="round-robin", variant="base", brutal=False),
+                **dict(seats=2, rounds=1, games_per_match=1, concurrency=8, seed=7),
+                **dict(status="completed", options="{}", created=now),
+            )
+            events[label] = tid
+            for name, version in entries:
+                insert(
+                    c,
+                    "entry",
+                    **dict(tournament_id=tid, bot_version_id=version, name=name),
+                    **dict(challenger=False, remote=False),
+                )
+            names = [n for n, _ in entries]
+            rid = insert(
+                c,
+                "round",
+                **dict(tournament_id=tid, index=0, byes=names[2:], note="", status="completed"),
+            )
+            mid = insert(
+                c,
+                "match",
+                **dict(tournament_id=tid, round_id=rid, table=0, seats=names[:2], seed=3),
+                **dict(games=1, status="completed"),
+            )
+            fault = {"bot": names[0], "seat": 0, "kind": "TIMEOUT", "detail": "slow"}
+            insert(
+                c,
+                "game",
+                **dict(match_id=mid, tournament_id=tid, index=0, seed=5, variant="base"),
+                **dict(seating=names[:2], ranks=[1, 2], totals=[200, 90], rounds=4),
+                **dict(status="completed", faults=[fault], choices=[], events=[], played=now),
+            )
+    upgrade(eng)
+
+    def stored(sql: str, tid: int) -> list[Any]:
+        with eng.connect() as c:
+            values = c.execute(text(sql), {"t": tid}).scalars().all()
+        return [json.loads(v) if isinstance(v, str) and v[:1] in "[{" else v for v in values]
+
+    first, second = events["first"], events["second"]
+    entries_of = "SELECT name FROM entry WHERE tournament_id = :t ORDER BY id"
+    assert stored(entries_of, first) == ["ev@v1", "random"]
+    assert stored(entries_of, second) == ["ev@v2", "ev@v2#2", "random", "mine"]
+    assert stored("SELECT byes FROM round WHERE tournament_id = :t", second) == [["random", "mine"]]
+    assert stored("SELECT seats FROM match WHERE tournament_id = :t", second) == [
+        ["ev@v2", "ev@v2#2"]
+    ]
+    assert stored("SELECT seating FROM game WHERE tournament_id = :t", first) == [
+        ["ev@v1", "random"]
+    ]
+    (faults,) = stored("SELECT faults FROM game WHERE tournament_id = :t", first)
+    assert [f["bot"] for f in faults] == ["ev@v1"]
+    # the versions are rated apart: a row each on the board of every version
+    rows = leaderboard_rows(eng, all_versions=True)
+    assert {r["bot"] for r in rows} == {"ev@v1", "ev@v2", "ev@v2#2", "random"}
+    # the wider column holds a 64-character bot name with its version and a repeat
+    long = "b" * 64 + "@v12345#99"
+    with eng.begin() as c:
+        insert(c, "entry", tournament_id=first, name=long, challenger=False, remote=False)
+    assert long in stored(entries_of, first)
+    eng.dispose()

@@ -33,7 +33,7 @@ DRAWN = ("deal", "draw", "set_aside")
 
 
 def candidates(index: int) -> list[int]:
-    """Match seeds a guess could give: ``arena match --seed S`` and tournament tables."""
+    """Match seeds a guess could give: ``arena match --seed SEED`` and tournament tables."""
     out = list(MASTER_SEEDS)
     for s in MASTER_SEEDS:
         key = DealKey.from_seed(s)
