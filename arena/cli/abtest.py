@@ -338,7 +338,7 @@ def test(
         list[str] | None,
         typer.Option(
             "--sprt",
-            metavar="SETTINGS",
+            metavar="KEY=VALUE",
             help="The sequential test: elo0=0 elo1=10 alpha=0.05 beta=0.05 "
             "[model=logistic|normalized] (these are the defaults; any key may be left out). "
             "H0: NEW is elo0 Elo stronger than BASE, H1: elo1; alpha and beta are the error "
@@ -369,7 +369,7 @@ def test(
         int,
         typer.Option(
             "--seats",
-            metavar="K",
+            metavar="N",
             help=f"Seats at the table ({limits.MIN_EVENT_SEATS}–{limits.MAX_TABLE_SEATS}). "
             "Above 2, the other seats hold --opponents.",
         ),
@@ -389,7 +389,7 @@ def test(
         int,
         typer.Option(
             "--concurrency",
-            metavar="C",
+            metavar="N",
             help=f"Games played at once (1–{limits.MAX_EVENT_GAMES:,}).",
         ),
     ] = limits.DEFAULT_TEST_CONCURRENCY,

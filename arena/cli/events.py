@@ -189,9 +189,13 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             data["report"] = str(report.index)
         emit_json(data)
         return
-    byes = any(r.byes for r in rows)  # a column of its own only when a bot had a bye
+    # forfeits and byes get a column of their own only when a bot had one
+    forfeits = any(r.forfeits for r in rows)
+    byes = any(r.byes for r in rows)
     table = make_table(
-        *("rank", "bot", "points", "Elo rank", "games", "forfeits", "wins", "opp. strength"),
+        *("rank", "bot", "points", "Elo rank", "games"),
+        *(["forfeits"] if forfeits else []),
+        *("wins", "opp. strength"),
         *(["byes"] if byes else []),
         title=f"Tournament {t.id}: {t.format}, {t.variant}{' brutal' if t.brutal else ''}, "
         f"{t.seats}-seat tables, {t.rounds} rounds"
@@ -205,7 +209,7 @@ def print_standings(outcome: Any, as_json: bool, report: Any = None) -> None:
             f"{r.points:.1f}",
             "–" if r.elo_rank is None else str(r.elo_rank),
             str(r.games),
-            str(r.forfeits) if r.forfeits else "",
+            *([str(r.forfeits) if r.forfeits else ""] if forfeits else []),
             f"{r.wins:g}",
             f"{r.opponents:.2f}",
             *([str(r.byes) if r.byes else ""] if byes else []),

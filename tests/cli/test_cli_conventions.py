@@ -212,7 +212,11 @@ def test_tables_fit_a_60_column_terminal_and_fold_long_names(tmp_path: Path) -> 
     listed = cli("bot", "list", "--db", db, columns=60)
     events = cli("tournament", "list", "--db", db, columns=60)
     crash = "python -c 'import sys; sys.exit(3)'"
-    played = cli("match", "--bot", LONG, "--bot", crash, "--games", "1", "--db", db, columns=60)
+    played = cli(
+        *("match", "--bot", LONG, "--bot", crash, "--games", "1", "--allow-absent"),
+        *("--db", db),
+        columns=60,
+    )
     for r in (event, board, listed, events, played):
         assert r.returncode == 0, r.stderr
         fits(r.stdout, 60)
@@ -234,7 +238,7 @@ def test_tables_fit_a_60_column_terminal_and_fold_long_names(tmp_path: Path) -> 
 # ------------------------------------------------------------------ --help placeholders
 PLACEHOLDERS = {
     *("N", "SEC", "SIZE", "DIR", "NAME", "BOT", "CMD", "IMAGE", "ID", "SEED", "POLICY"),
-    *("URL", "MODE", "KEY=VALUE", "HOST:PORT"),
+    *("URL", "MODE", "KEY=VALUE", "HOST:PORT", "NEW", "BASE"),  # arena test NEW BASE: two bots
 }
 CHOICE = re.compile(r"[a-z0-9-]+(\|[a-z0-9-]+)+")  # base|vengeance
 COUNT_OPTIONS = {"--games", "--rounds", "--seats", "--concurrency", "--workers", "--max-strikes"}

@@ -80,7 +80,7 @@ def test_an_entrant_that_cannot_start_stops_the_tournament_before_any_game_and_i
     stderr = r.stderr
     assert "Traceback" not in stderr
     errors = [ln for ln in stderr.splitlines() if ln.startswith("error: ")]
-    assert errors == [f"error: broken did not start: {BROKEN_REASON}"]  # ev passed: not named
+    assert errors == [f"error: broken@v1 did not start: {BROKEN_REASON}"]  # ev passed: not named
     assert "pre-flight: starting 2 bot(s)" in stderr
     assert "arena tournament resume 1" in stderr and "--allow-absent" in stderr
     assert stored_games(db_url, 1) == [] and status_of(db_url, 1) != "completed"
@@ -90,32 +90,32 @@ def test_an_entrant_that_cannot_start_stops_the_tournament_before_any_game_and_i
     r = cli("tournament", "resume", "1", "--allow-absent", "--db", db_url, "--json",
             "--out", str(tmp_path / "rep"))  # fmt: skip
     assert r.returncode == 0, r.stderr
-    assert f"warning: broken is absent ({BROKEN_REASON})" in r.stderr
+    assert f"warning: broken@v1 is absent ({BROKEN_REASON})" in r.stderr
     data = json.loads(r.stdout)
-    assert data["absent"] == [{"bot": "broken", "reason": BROKEN_REASON}]
+    assert data["absent"] == [{"bot": "broken@v1", "reason": BROKEN_REASON}]
     rows = {row["bot"]: row for row in data["standings"]}
-    assert rows["broken"]["games"] > 0 and rows["broken"]["forfeits"] == rows["broken"]["games"]
-    assert rows["broken"]["elo_rank"] is None and rows["broken"]["tiebreaks"]["elo"] is None
-    assert all(rows[b]["forfeits"] == 0 for b in rows if b != "broken")
+    assert rows["broken@v1"]["games"] > 0 and rows["broken@v1"]["forfeits"] == rows["broken@v1"]["games"]
+    assert rows["broken@v1"]["elo_rank"] is None and rows["broken@v1"]["tiebreaks"]["elo"] is None
+    assert all(rows[b]["forfeits"] == 0 for b in rows if b != "broken@v1")
     [line] = data["faults"]  # the summary: one line, the absent bot's INIT_FAIL
-    assert (line["bot"], line["kind"], line["forfeits"]) == ("broken", "INIT_FAIL", 4)
+    assert (line["bot"], line["kind"], line["forfeits"]) == ("broken@v1", "INIT_FAIL", 4)
     assert line["first"] == BROKEN_REASON
 
     games = stored_games(db_url, 1)
     assert len(games) == 8 and all(g.status == "completed" for g in games)
-    for g in [g for g in games if "broken" in g.seating]:
-        seat = g.seating.index("broken")
+    for g in [g for g in games if "broken@v1" in g.seating]:
+        seat = g.seating.index("broken@v1")
         assert g.ranks[seat] == max(g.ranks)  # a forfeit ranks last
-        assert [f["absent"] for f in g.faults if f["bot"] == "broken"] == [True]
+        assert [f["absent"] for f in g.faults if f["bot"] == "broken@v1"] == [True]
     board = ratings(db_url, variant="base", brutal=False)
-    assert "broken" not in board.ratings  # it never played: no rating on the leaderboard
-    assert {"ev", "random", "threshold:20"} <= set(board.ratings)
+    assert "broken@v1" not in board.ratings  # it never played: no rating on the leaderboard
+    assert {"ev@v1", "random", "threshold:20"} <= set(board.ratings)
     r = cli("leaderboard", "--db", db_url, "--json")
     assert r.returncode == 0 and "broken" not in r.stdout
 
     # the HTML report marks the forfeits in its standings
     html = (tmp_path / "rep" / "tournament" / "1.html").read_text()
-    row = re.search(r'<tr data-bot="broken">.*?</tr>', html, re.S)
+    row = re.search(r'<tr data-bot="broken@v1">.*?</tr>', html, re.S)
     assert row is not None, html
     assert '<td class="n forfeits"><strong>4</strong></td>' in row.group(0)
 
@@ -133,15 +133,16 @@ def test_the_terminal_shows_the_pre_flight_the_forfeits_and_the_fault_summary(
     table = {
         cells[1]: cells
         for ln in out.splitlines()
-        if ln.startswith("│") and len(cells := [c.strip() for c in ln.strip("│").split("│")]) == 9
+        if ln.startswith("│") and len(cells := [c.strip() for c in ln.strip("│").split("│")]) == 8
     }
+    # no bye in this event, so no byes column: 8 columns
     header = [
         c.strip()
         for c in next(ln for ln in out.splitlines() if "forfeits" in ln).strip("┃").split("┃")
     ]
     assert header[5] == "forfeits"
-    assert table["broken"][4] == table["broken"][5] == "2"  # 2 games, both forfeited
-    assert table["broken"][3] == "–"  # no rating rank: it never played
+    assert table["broken@v1"][4] == table["broken@v1"][5] == "2"  # 2 games, both forfeited
+    assert table["broken@v1"][3] == "–"  # no rating rank: it never played
     assert table["ev"][5] == ""
     summary = out[out.index("faults over 2 game(s)") :]
     assert "broken" in summary and "INIT_FAIL" in summary and "ModuleNotFoundError" in summary
