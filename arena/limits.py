@@ -23,6 +23,7 @@ MAX_TABLE_SEATS = MAX_SEATS  # the engine's own limit (18)
 
 # event formats (arena.schedule)
 FORMATS = ("swiss", "round-robin", "gauntlet")
+LADDER_FORMAT = "ladder"  # the format of the tournament row that holds a ladder's games
 
 # defaults of the fault policy (arena.faults.FaultPolicy) and of every command's options
 DEFAULT_DEADLINE = 1.0  # seconds per decision

@@ -29,3 +29,9 @@ class MatchStatus(StrEnum):
 class GameStatus(StrEnum):
     COMPLETED = "completed"  # played to the end: counts for standings and ratings
     VOID = "void"  # the arena failed (an INFRA fault): counts for nobody
+
+
+class LadderBotStatus(StrEnum):
+    ACTIVE = "active"  # the bot's latest version: it plays
+    RETIRED = "retired"  # an older version (or a removed bot): its games stay, it plays no more
+    SUSPENDED = "suspended"  # crashed too often: plays no more until its owner re-enables it

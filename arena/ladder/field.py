@@ -84,18 +84,20 @@ class Field:
             self.last_table[name] = self.tables
         self.tables += 1
 
-    def record(self, game: GameResult, *, rate: bool = True) -> None:
-        """A played game: its players in seat order. ``rate``: fold it into the online
-        ratings (a void game only counts as played)."""
+    def record(self, game: GameResult, *, completed: bool = True, online: bool = True) -> None:
+        """A played game: its players in seat order. ``completed``: it counts for ratings
+        (a void game only counts as played); ``online``: fold it into the online ratings
+        now (a field rebuilt from stored games is refitted instead)."""
         for seat, name in enumerate(game.players):
             self.games[name] = self.games.get(name, 0) + 1
             counts = self.seat_counts.setdefault(name, [0] * self.seats)
             if seat < len(counts):
                 counts[seat] += 1
-        if rate:
-            self.online.update(game)
+        if completed:
             self.total_games += 1
-            self.since_refit += 1
+            if online:
+                self.online.update(game)
+                self.since_refit += 1
 
     def refit_due(self) -> bool:
         return self.since_refit >= refit_period(self.total_games)

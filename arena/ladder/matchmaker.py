@@ -3,7 +3,7 @@
 The rule (docs/ladder.md states it for users):
 
 1. **Who may sit.** Every active bot not at a table right now; if fewer than ``seats``
-   are free, the busy ones too (a bot plays several tables at once).
+   are free, every active bot (a bot plays several tables at once).
 2. **No bot waits forever.** A bot's wait is the number of tables chosen since it last
    sat. Bots whose wait reached ``max_wait`` (``Rule.max_wait_rotations`` rotations of
    the field, ``⌈rotations · n / seats⌉`` tables) take the first seats, the longest
@@ -145,7 +145,7 @@ def next_table(
         raise ValueError(f"a table of {seats} needs at least {seats} active bots")
     free = [s for s in field if s.name not in busy]
     if len(free) < seats:
-        free = free + [s for s in field if s.name in busy][: seats - len(free)]
+        free = list(field)
     n = len(field)
     limit = rule.max_wait(n, seats)
 

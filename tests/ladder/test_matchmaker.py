@@ -78,8 +78,12 @@ def test_busy_bots_sit_only_when_too_few_others_are_free() -> None:
     rng = random.Random(5)
     for t in range(6, 40):
         assert not {"b0", "b1"} & set(next_table(field, 4, t, rng, busy={"b0", "b1"}))
-    seating = next_table(field, 4, 40, rng, busy={"b0", "b1", "b2", "b3"})
-    assert {"b4", "b5"} <= set(seating) and len(set(seating)) == 4
+    # too few free: every bot may sit, and one that waited too long still does
+    field[5] = settled("b5", 1505, last=1)
+    everyone = {s.name for s in field}
+    for t in range(12, 14):
+        seating = next_table(field, 4, t, rng, busy=everyone - {"b0"})
+        assert "b5" in seating and len(set(seating)) == 4
 
 
 def test_each_bot_is_seated_where_it_sat_least() -> None:
