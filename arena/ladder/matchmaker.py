@@ -66,6 +66,7 @@ class Rule:
     pair_floor: float = 0.05
     halving: bool = True  # False: every table looks at the whole field
     top_extra: int = 1  # the smallest level has seats + top_extra bots
+    anchor_power: float = 2.0  # the first seat's weight is stderr ** anchor_power (a variance)
 
     def top_size(self, seats: int) -> int:
         return seats + self.top_extra
@@ -167,7 +168,10 @@ def next_table(
 
     if not chosen:
         first = np.array(
-            [s.stderr**2 * (rule.provisional_boost if s.provisional else 1.0) for s in left]
+            [
+                s.stderr**rule.anchor_power * (rule.provisional_boost if s.provisional else 1.0)
+                for s in left
+            ]
         )
         chosen.append(left.pop(_draw_index(rng, first, np.ones(len(left), dtype=bool))))
     rating = np.array([s.rating for s in left])

@@ -20,6 +20,7 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from arena.ladder.field import Field
+from arena.ladder.matchmaker import Rule
 from arena.ratings import GameResult, fit_ratings
 from arena.ratings.synthetic import sample_orders
 
@@ -46,9 +47,11 @@ def run_ladder(
     *,
     adaptive: bool,
     seed: int,
+    rule: Rule | None = None,
 ) -> list[Checkpoint]:
     """Play one-game tables among bots of ratings ``truth`` until the last checkpoint,
-    measuring the full fit at each (games played so far)."""
+    measuring the full fit at each (games played so far). ``rule``: the matchmaker's
+    constants (default: the ladder's)."""
     names = [f"b{i:03d}" for i in range(len(truth))]
     strengths = np.exp((np.asarray(truth) - max(truth)) * (math.log(10.0) / 400.0))
     index = {name: i for i, name in enumerate(names)}
@@ -56,7 +59,7 @@ def run_ladder(
     best, top3 = names[order[0]], {names[i] for i in order[:3]}
     rng = random.Random(seed)
     outcome_rng = np.random.default_rng(seed)
-    field = Field(seats)
+    field = Field(seats) if rule is None else Field(seats, rule)
     played: list[GameResult] = []
     out = []
     for goal in sorted(checkpoints):
