@@ -19,6 +19,7 @@ from sqlalchemy import create_engine, text
 EXAMPLES = ROOT / "bots" / "examples" / "python"
 CRASHER = ROOT / "tests" / "bots" / "crash_at_start.py"
 PY = sys.executable
+WORKERS = ("--executor", "workers", "--workers", "2")  # the killed run plays on 2 processes
 
 
 def arena(db: str, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
@@ -76,7 +77,7 @@ def test_a_ladder_of_the_example_bots_plays_stores_and_rates_every_game(db_url: 
 def test_a_ladder_killed_with_sigkill_continues_with_nothing_lost(db_url: str) -> None:
     field(db_url)
     proc = subprocess.Popen(
-        [PY, "-m", "arena", "ladder", "run", "--seats", "2", "--db", db_url],
+        [PY, "-m", "arena", "ladder", "run", "--seats", "2", *WORKERS, "--db", db_url],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -160,3 +161,28 @@ def test_a_new_version_enters_settles_and_overtakes_its_retired_old_one(db_url: 
     # the new version got many games at once (provisional) and overtook the old one
     assert new["games"] >= 40
     assert new["ci_low"] > old["ci_high"], (new, old)
+
+
+def test_ladder_commands_refuse_bad_input_in_one_line(db_url: str) -> None:
+    for args, message in [
+        (("--seats", "1"), "--seats"),
+        (("--max-games", "0"), "--max-games"),
+        (("--executor", "cloud"), "unknown executor 'cloud'"),
+        (("--executor", "local", "--workers", "3"), "--executor local"),
+        (("--variant", "chess"), "unknown variant 'chess'"),
+    ]:
+        r = arena(db_url, "ladder", "run", *args, code=2)
+        assert r.stderr.startswith("error: ") and message in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "no ladder yet" in arena(db_url, "ladder", "status").stdout
+
+
+def test_the_tournament_row_of_a_ladder_is_not_resumed_as_a_tournament(db_url: str) -> None:
+    field(db_url)
+    run(db_url, 4)
+    (tid,) = query(db_url, "SELECT tournament_id FROM ladder")[0]
+    r = arena(db_url, "tournament", "resume", str(tid), "--no-report", code=1)
+    assert r.stderr.strip() == (
+        f"error: tournament {tid} holds a ladder's games; run the ladder with: "
+        "arena ladder run --variant base --seats 2"
+    )
