@@ -143,7 +143,7 @@ def ladder_run(
     shown = {"games": -1}
 
     def show(p: Progress) -> None:
-        if p.games != shown["games"] and p.games % 10 == 0:
+        if p.games != shown["games"] and p.games % 100 == 0:
             shown["games"] = p.games
             err.print(
                 f"ladder: {p.games} games this run, {p.stored} stored, {p.active} active bots"

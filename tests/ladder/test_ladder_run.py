@@ -13,6 +13,7 @@ import sys
 import time
 from typing import Any
 
+import pytest
 from arenacli import ROOT, run_arena
 from sqlalchemy import create_engine, text
 
@@ -74,13 +75,17 @@ def test_a_ladder_of_the_example_bots_plays_stores_and_rates_every_game(db_url: 
     assert {r["bot"]: r["elo"] for r in board} == {b: r["elo"] for b, r in rows.items()}
 
 
-def test_a_ladder_killed_with_sigkill_continues_with_nothing_lost(db_url: str) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_a_ladder_stopped_by_a_signal_continues_with_nothing_lost(
+    sig: signal.Signals, db_url: str
+) -> None:
     field(db_url)
     proc = subprocess.Popen(
         [PY, "-m", "arena", "ladder", "run", "--seats", "2", *WORKERS, "--db", db_url],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 240
@@ -88,12 +93,19 @@ def test_a_ladder_killed_with_sigkill_continues_with_nothing_lost(db_url: str) -
             assert proc.poll() is None, "the ladder stopped by itself"
             assert time.monotonic() < deadline, "the ladder stored too few games"
             time.sleep(0.1)  # polling the database, a real condition
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
+        os.kill(proc.pid, sig)
+        _, stderr = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    if sig == signal.SIGTERM:  # stopped in order, with how to go on
+        assert proc.returncode == 143, stderr
+        assert "Traceback" not in stderr, stderr
+        last = stderr.strip().splitlines()[-1]
+        assert last.startswith("ladder interrupted") and last.endswith("--seats 2"), last
+    else:
+        assert proc.returncode == -signal.SIGKILL
     stored = query(db_url, "SELECT count(*) FROM game")[0][0]
     in_flight = query(db_url, "SELECT id, seats, seed FROM match WHERE status != 'completed'")
     done = run(db_url, 20)
