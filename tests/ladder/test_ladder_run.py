@@ -11,11 +11,14 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from arenacli import ROOT, run_arena
 from sqlalchemy import create_engine, text
+
+from arena.report.site import slug
 
 EXAMPLES = ROOT / "bots" / "examples" / "python"
 CRASHER = ROOT / "tests" / "bots" / "crash_at_start.py"
@@ -59,7 +62,9 @@ def field(db: str) -> None:
     add(db, "coin", f"{PY} {EXAMPLES / 'random' / 'bot.py'}")
 
 
-def test_a_ladder_of_the_example_bots_plays_stores_and_rates_every_game(db_url: str) -> None:
+def test_a_ladder_of_the_example_bots_plays_stores_and_rates_every_game(
+    db_url: str, tmp_path: Path
+) -> None:
     field(db_url)
     done = run(db_url, 40, "--seed", "3")
     assert done["games"] == 40 and sorted(done["admitted"]) == ["cautious@v1", "coin@v1", "ev@v1"]
@@ -73,6 +78,11 @@ def test_a_ladder_of_the_example_bots_plays_stores_and_rates_every_game(db_url: 
     # the leaderboard's fit is the ladder's: the same ratings
     board = json.loads(arena(db_url, "leaderboard", "--json").stdout)
     assert {r["bot"]: r["elo"] for r in board} == {b: r["elo"] for b, r in rows.items()}
+    # and the report renders its games like any others
+    arena(db_url, "report", "--out", str(tmp_path / "site"))
+    assert len(list((tmp_path / "site" / "game").glob("*.html"))) == 40
+    for bot in rows:
+        assert (tmp_path / "site" / "bot" / f"{slug(bot)}.html").is_file(), bot
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
