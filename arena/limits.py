@@ -23,6 +23,7 @@ MAX_TABLE_SEATS = MAX_SEATS  # the engine's own limit (18)
 
 # event formats (arena.schedule)
 FORMATS = ("swiss", "round-robin", "gauntlet")
+LADDER_FORMAT = "ladder"  # the format of the tournament row that holds a ladder's games
 
 # defaults of the fault policy (arena.faults.FaultPolicy) and of every command's options
 DEFAULT_DEADLINE = 1.0  # seconds per decision
@@ -151,3 +152,15 @@ def check_event_games(entries: int, seats: int, rounds: int, games: int) -> int:
             "give fewer --rounds or --games"
         )
     return total
+
+
+# ladders (arena.ladder)
+LADDER_PROVISIONAL_GAMES = 10  # a bot is provisional for at least its first games...
+LADDER_PROVISIONAL_HALF_WIDTH = 100.0  # ...and while its 95 % interval is wider than ±this Elo
+LADDER_CRASH_WINDOW = 10  # a bot is suspended after LADDER_CRASH_LIMIT crashes in its
+LADDER_CRASH_LIMIT = 3  # last LADDER_CRASH_WINDOW games
+LADDER_REFIT_MIN_GAMES = 16  # the full fit runs again after this many new games, or
+LADDER_REFIT_FRACTION = 0.05  # this fraction of all games, whichever is more
+LADDER_REFIT_SECONDS = 60.0  # ...and at least this often while games are stored
+LADDER_TABLES_PER_ROUND = 100  # a ladder's tables are stored in rounds of this many
+MAX_LADDER_GAMES = 10_000_000  # --max-games of one run

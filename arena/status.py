@@ -39,3 +39,9 @@ class AbTestStatus(StrEnum):
 class UnitStatus(StrEnum):
     COMPLETED = "completed"  # every game of the unit completed: it counts for the test
     VOID = "void"  # a game of the unit was void (the arena failed): it counts for nothing
+
+
+class LadderBotStatus(StrEnum):
+    ACTIVE = "active"  # the bot's latest version: it plays
+    RETIRED = "retired"  # an older version (or a removed bot): its games stay, it plays no more
+    SUSPENDED = "suspended"  # crashed too often: plays no more until its owner re-enables it

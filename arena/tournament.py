@@ -346,7 +346,12 @@ class TournamentRunner:
     async def run(self) -> Outcome:
         """Run the event under its lock (one process per event); a failure of the database
         or of the listener stops it in one line and leaves it resumable."""
-        load(self.eng, self.tid)  # an unknown id is an error before anything is locked
+        t, _ = load(self.eng, self.tid)  # an unknown id is an error before anything is locked
+        if t.format == limits.LADDER_FORMAT:
+            raise ArenaError(
+                f"tournament {self.tid} holds a ladder's games; run the ladder with: "
+                f"arena ladder run --variant {t.variant} --seats {t.seats}"
+            )
         hint = f"tournament {self.tid} stopped; resume it with: arena tournament resume {self.tid}"
         try:
             with EventLock(self.eng, self.tid) as lock:
@@ -599,29 +604,33 @@ class TournamentRunner:
 
     def _store(self, t: Tournament, m: Match, result: MatchResult) -> None:
         """The match's games and its completion, in one transaction."""
-        rows = [
-            Game(
-                match_id=m.id,  # type: ignore[arg-type]
-                tournament_id=t.id,  # type: ignore[arg-type]
-                index=g.index,
-                seed=g.seed,
-                variant=t.variant,
-                seating=g.seating,
-                ranks=g.ranks,
-                totals=g.totals,
-                rounds=g.rounds,
-                status=g.status,
-                faults=[
-                    {**f.as_dict(), "log_tail": result.logs.get(f.bot or "", "")[-4000:]}
-                    for f in g.faults
-                ],
-                choices=g.choices,
-                events=g.events,
-            )
-            for g in result.games
-        ]
-        rounds.complete_match(self.eng, m.id, rows)
+        rounds.complete_match(self.eng, m.id, game_rows(t, m, result))
         self.played += len(result.games)
+
+
+def game_rows(t: Tournament, m: Match, result: MatchResult) -> list[Game]:
+    """The rows that store a played match's games (each fault with its bot's log tail)."""
+    return [
+        Game(
+            match_id=m.id,  # type: ignore[arg-type]
+            tournament_id=t.id,  # type: ignore[arg-type]
+            index=g.index,
+            seed=g.seed,
+            variant=t.variant,
+            seating=g.seating,
+            ranks=g.ranks,
+            totals=g.totals,
+            rounds=g.rounds,
+            status=g.status,
+            faults=[
+                {**f.as_dict(), "log_tail": result.logs.get(f.bot or "", "")[-4000:]}
+                for f in g.faults
+            ],
+            choices=g.choices,
+            events=g.events,
+        )
+        for g in result.games
+    ]
 
 
 async def run_tournament(

@@ -148,3 +148,13 @@ db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True, rich_ma
 
 
 app.add_typer(db_app, name="db")
+
+
+ladder_app = typer.Typer(
+    help="A continuous ladder among the registered bots: run it, see it, re-enable a bot.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+app.add_typer(ladder_app, name="ladder")

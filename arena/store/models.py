@@ -22,6 +22,7 @@ from arena.seeds import DealKey
 from arena.status import (
     AbTestStatus,
     GameStatus,
+    LadderBotStatus,
     MatchStatus,
     RoundStatus,
     TournamentStatus,
@@ -265,3 +266,35 @@ class AbGame(SQLModel, table=True):
     faults: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
     choices: list[int] = Field(default_factory=list, sa_column=Column(JSON))
     played: datetime = Field(default_factory=now)
+
+
+class Ladder(SQLModel, table=True):
+    """A continuous ladder of one variant, Brutal mode and table size. Its entries,
+    rounds, matches and games are those of its own tournament row (format ``ladder``)."""
+
+    __tablename__ = "ladder"
+    __table_args__ = (UniqueConstraint("variant", "brutal", "seats"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournament.id", unique=True)
+    variant: str = Field(max_length=16)
+    brutal: bool = False
+    seats: int
+    created: datetime = Field(default_factory=now)
+
+
+class LadderBot(SQLModel, table=True):
+    """One registered bot version on a ladder (its entry in the ladder's tournament)."""
+
+    __tablename__ = "ladder_bot"
+    __table_args__ = (UniqueConstraint("ladder_id", "bot_version_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    ladder_id: int = Field(foreign_key="ladder.id", index=True)
+    entry_id: int = Field(foreign_key="entry.id")
+    bot_id: int = Field(foreign_key="bot.id")
+    bot_version_id: int = Field(foreign_key="bot_version.id")
+    version: int
+    status: str = Field(default=LadderBotStatus.ACTIVE, max_length=16)  # LadderBotStatus
+    reason: str = Field(default="", max_length=500)
+    # crashes count only in games stored after this game id (re-enabling starts afresh)
+    crashes_after: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    changed: datetime = Field(default_factory=now)

@@ -94,7 +94,10 @@ def test_an_entrant_that_cannot_start_stops_the_tournament_before_any_game_and_i
     data = json.loads(r.stdout)
     assert data["absent"] == [{"bot": "broken@v1", "reason": BROKEN_REASON}]
     rows = {row["bot"]: row for row in data["standings"]}
-    assert rows["broken@v1"]["games"] > 0 and rows["broken@v1"]["forfeits"] == rows["broken@v1"]["games"]
+    assert (
+        rows["broken@v1"]["games"] > 0
+        and rows["broken@v1"]["forfeits"] == rows["broken@v1"]["games"]
+    )
     assert rows["broken@v1"]["elo_rank"] is None and rows["broken@v1"]["tiebreaks"]["elo"] is None
     assert all(rows[b]["forfeits"] == 0 for b in rows if b != "broken@v1")
     [line] = data["faults"]  # the summary: one line, the absent bot's INIT_FAIL
