@@ -152,15 +152,23 @@ def test_a_bot_that_keeps_crashing_is_suspended_with_its_reason_until_re_enabled
     crasher = rows["crasher@v1"]
     assert crasher["status"] == "suspended"
     assert "3 crashes in its last" in crasher["reason"] and "INIT_FAIL" in crasher["reason"]
-    games_then = crasher["games"]
-    assert 3 <= games_then < 20
+    # its games never started, so they are not rated (rated games 0) but they were played
+    assert crasher["games"] == 0
+    seated = len(stored) - len([f for f in stored if not any(x["bot"] == "crasher@v1" for x in f)])
+    assert 3 <= seated < 20
+    games_then = len(query(db_url, "SELECT id FROM game"))
     assert all(rows[b]["status"] == "active" for b in ("ev@v1", "cautious@v1", "coin@v1"))
     # the human-readable board shows the reason too
     shown = arena(db_url, "ladder", "status").stdout
     assert "suspended: 3 crashes in its last" in shown
     # a suspended bot plays no more
     run(db_url, 20)
-    assert status(db_url)["crasher@v1"]["games"] == games_then
+    later = [
+        f if isinstance(f, list) else json.loads(f)
+        for (f,) in query(db_url, "SELECT faults FROM game")
+    ]
+    assert len(later) == games_then + 20
+    assert sum(any(x["bot"] == "crasher@v1" for x in f) for f in later) == seated
     # its owner re-enables it; a bot that is not suspended, or not registered, is refused
     assert "crasher re-enabled" in arena(db_url, "ladder", "enable", "crasher").stdout
     assert status(db_url)["crasher@v1"]["status"] == "active"
