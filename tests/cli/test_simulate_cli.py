@@ -13,7 +13,9 @@ import pytest
 ARENA = [sys.executable, "-m", "arena"]
 
 SIM_KEYS = {"games", "rounds", "seconds", "rounds_per_second", "mean_rounds_per_game", "seats"}
+SIM_KEYS |= {"void", "decisions"}  # games voided by the arena, decisions asked of bots
 SEAT_KEYS = {"policy", "wins", "mean_round_score", "bust_rate", "flip7_rate", "mean_total"}
+SEAT_KEYS |= {"name", "bot", "faults"}  # rows of bots (loaded with --bot) have them too
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
