@@ -107,7 +107,7 @@ def _run_now(coro: Coroutine[Any, Any, T]) -> T:
     try:
         coro.send(None)
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+        return done.value
     coro.close()
     raise RuntimeError("an in-process game waited for something")  # pragma: no cover
 

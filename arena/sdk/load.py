@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
-from arena.sdk.client import Bot, _describe, _FunctionBot
+from arena.sdk.client import Bot, Request, _describe, _FunctionBot
 
 _loading = 0  # files being loaded right now (nested loads are allowed)
 
@@ -126,7 +127,7 @@ def load_bot(path: str | Path, name: str | None = None, argv: Sequence[str] = ()
     elif isinstance(obj, Bot):
         bot = obj
     elif callable(obj):
-        bot = _FunctionBot(obj, name)
+        bot = _FunctionBot(cast(Callable[[Request], int], obj), name)
     elif obj is None:
         raise BotLoadError(f"{p} defines no {name!r}")
     else:
