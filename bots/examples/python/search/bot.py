@@ -3,11 +3,13 @@
 For each decision it samples possible worlds behind what it has seen (engine.determinize
 from the events it received: the unseen cards shuffled), tries every option in each world,
 plays each game out to its end with the ev policy at every seat, and picks the option that
-wins most often — unless the samples cannot tell it from ev's own choice, which it then
-plays. Every option is tried in the same worlds, so the comparison is not blurred by luck.
+wins most often — unless it beats ev's own choice by less than ``z`` standard errors, when
+it plays ev's. Every option is tried in the same worlds, so the comparison is not blurred
+by luck.
 
-    python bot.py                   # time-limited: a share of each request's deadline
+    python bot.py                   # time-limited: 10 % of each request's deadline
     python bot.py --playouts 32     # a fixed number of worlds per decision: reproducible
+    python bot.py --z 2             # standard errors needed to overrule ev (default 2)
 """
 
 from __future__ import annotations
@@ -54,16 +56,18 @@ class SearchBot(Bot):
     def __init__(
         self,
         playouts: int | None = None,
-        share: float = 0.05,
+        share: float = 0.1,
         most: int = 400,
-        z: float = 1.0,
+        z: float = 2.0,
+        least: int = 16,
     ) -> None:
         """``playouts``: worlds per decision (fixed, reproducible); otherwise as many as
-        ``share`` of the deadline allows, at least 8 and at most ``most``. The search's
-        choice replaces ev's only when it wins by more than ``z`` standard errors."""
+        ``share`` of the deadline allows, at least ``least`` and at most ``most``. The
+        search's choice replaces ev's only when it wins by more than ``z`` standard errors."""
         self.playouts = playouts
         self.share = share
         self.most = most
+        self.least = least
         self.z = z
 
     def game_started(self, game: GameInfo) -> None:
@@ -111,7 +115,7 @@ class SearchBot(Bot):
             if fixed is not None:
                 if k >= fixed:
                     break
-            elif k >= self.most or (k >= 8 and time.perf_counter() >= stop_at):
+            elif k >= self.most or (k >= self.least and time.perf_counter() >= stop_at):
                 break
         best = max(range(n), key=lambda i: (diff[i], i == fallback))
         if best == fallback:
@@ -126,10 +130,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="Determinized Monte Carlo search bot.")
     ap.add_argument("--playouts", type=int, help="worlds per decision (default: by time)")
     ap.add_argument(
-        "--share", type=float, default=0.05, help="share of the deadline to search (0.05)"
+        "--share", type=float, default=0.1, help="share of the deadline to search (0.1)"
+    )
+    ap.add_argument(
+        "--z", type=float, default=2.0, help="standard errors needed to overrule ev (2)"
     )
     args = ap.parse_args()
-    run(SearchBot(args.playouts, args.share), name="search")
+    run(SearchBot(args.playouts, args.share, z=args.z), name="search")
 
 
 if __name__ == "__main__":
