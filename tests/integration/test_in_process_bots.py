@@ -58,3 +58,40 @@ def test_in_process_games_equal_the_same_bots_over_grpc(variant: str, brutal: bo
         assert a.events == b.events
         assert (a.totals, a.ranks, a.winners) == (b.totals, b.ranks, b.winners)
     assert local.decisions == net.decisions > 30  # the bots were asked, not the engine
+
+
+def test_the_search_bot_answers_well_inside_the_deadline() -> None:
+    """By time (its default), the search spends about a tenth of each request's deadline:
+    over two games against ev no answer comes near the deadline, none is a fault."""
+    import time
+
+    from arena.bots import Policy
+    from arena.faults import FaultPolicy
+
+    bot = load_bot(EXAMPLES / "search" / "bot.py")
+    times: list[float] = []
+    choose = bot.bot.choose
+
+    def timed(req):
+        t0 = time.perf_counter()
+        try:
+            return choose(req)
+        finally:
+            times.append(time.perf_counter() - t0)
+
+    bot.bot.choose = timed
+    deadline = 0.5
+    spec = MatchSpec(
+        bots=[
+            BotEntry("search", Command(f"{sys.executable} {EXAMPLES / 'search' / 'bot.py'}")),
+            BotEntry("ev", Policy("ev")),
+        ],
+        games=2,
+        seed=5,
+        faults=FaultPolicy(deadline=deadline),
+    )
+    result = play_local(spec, {"search": bot})
+    assert all(g.status == "completed" and not g.faults for g in result.games)
+    assert len(times) > 20
+    # a tenth of the deadline plus one last world; generous for a loaded machine
+    assert max(times) < 0.6 * deadline, max(times)
