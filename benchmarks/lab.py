@@ -14,7 +14,8 @@ built-in ``ev`` policy), every other seat the built-in ``--policy``. The same ma
 4. bot over gRPC: the bot file as its own process on a Unix socket (``arena match``), 16
    games at once;
 
-and games/s is printed for each (wall time, best of ``--repeat``). Then the costs of
+and games/s is printed for each, by the wall clock and per CPU second of this process and
+the bot's (the figure to trust on a busy machine), best of ``--repeat``. Then the costs of
 ``Game.clone()``, ``Game.determinized`` and ``engine.determinize`` (from the event log) in µs
 at the middle decision of ``--clone-games`` games of the same table (median of best-of-5;
 benchmarks/search_support.py gives the full breakdown).
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import resource
 import statistics
 import sys
 import time
@@ -44,13 +46,22 @@ from arena.simulate import simulate  # noqa: E402
 from engine import get_ruleset  # noqa: E402
 
 
-def best_rate(play: Callable[[], int], repeat: int) -> float:
-    """Games per second of ``play`` (which returns the games it played), best of ``repeat``."""
-    best = 0.0
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (a bot process over gRPC)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def best_rate(play: Callable[[], int], repeat: int) -> tuple[float, float]:
+    """Games per second of ``play`` (which returns the games it played), by the wall clock
+    and per CPU second (this process and the bot's), best of ``repeat``."""
+    best = (0.0, 0.0)
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_seconds()
         n = play()
-        best = max(best, n / (time.perf_counter() - t0))
+        wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
+        best = max(best, (n / wall, n / max(cpu, 1e-9)))
     return best
 
 
@@ -97,13 +108,13 @@ def main() -> None:
         ("bot over gRPC (its own process)", network),
     ]
     print(f"{args.variant}, {args.seats} seats; seat 0: {Path(args.bot).name} or {args.policy}")
-    print(f"{'':44} {'games/s':>9}")
+    print(f"{'':44} {'games/s':>9} {'per CPU s':>10}")
     rates = {}
     for label, play in rows:
-        rates[label] = rate = best_rate(play, args.repeat)
-        print(f"{label:44} {rate:9.1f}", flush=True)
+        rates[label] = wall, cpu = best_rate(play, args.repeat)
+        print(f"{label:44} {wall:9.1f} {cpu:10.1f}", flush=True)
     inproc, net = rates[rows[2][0]], rates[rows[3][0]]
-    print(f"in-process / gRPC: {inproc / net:.1f}x")
+    print(f"in-process / gRPC: {inproc[0] / net[0]:.1f}x (wall), {inproc[1] / net[1]:.1f}x (CPU)")
 
     points = [measure(rules, args.seats, 1_000 + k, 0.5) for k in range(args.clone_games)]
     med = [statistics.median(col) for col in zip(*points, strict=True)]
