@@ -15,6 +15,9 @@ The layout (every count is a plain count, every flag 0 or 1):
 * per card label: unseen (in the draw pile), in the discard pile, set aside (pending);
 * the pending decision if it is the observer's: its kind, and the card being resolved.
 
+Rewards (:func:`outcome`) come at the end of a game: the share of the other seats a seat
+beat minus the share that beat it.
+
 Actions are option indices: action ``i`` answers the pending decision with its option
 ``i`` (``engine.Decision.options``), legal while ``i < len(options)`` — the action mask.
 :func:`max_options` bounds the options any decision of a table can have.
@@ -27,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import DECISION_KINDS, Ruleset
+from engine import DECISION_KINDS, Game, Ruleset
 from engine.cards import ACTION, MODIFIER, NUMBER
 
 STATUSES = ("active", "stayed", "frozen", "busted")
@@ -104,3 +107,15 @@ class Encoding:
                 v[at + self.labels[d["card"]]] = 1
             v[at + width + self.kinds[d["kind"]]] = 1
         return v
+
+
+def outcome(game: Game, seat: int) -> float:
+    """The seat's end-of-game reward: the share of the other seats it beat, minus the
+    share that beat it (ranks: 0 is first, ties share a rank)."""
+    if game.n < 2:
+        return 0.0
+    ranks = game.ranks
+    mine = ranks[seat]
+    beat = sum(1 for s, r in enumerate(ranks) if s != seat and r > mine)
+    lost = sum(1 for s, r in enumerate(ranks) if s != seat and r < mine)
+    return (beat - lost) / (game.n - 1)

@@ -39,8 +39,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from arena.envs.encoding import Encoding, max_options
-from arena.envs.pettingzoo import outcome
+from arena.envs.encoding import Encoding, max_options, outcome
 from engine import Game, Ruleset, get_ruleset, observe
 from engine.cards import Card
 

@@ -31,22 +31,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from arena.envs.encoding import Encoding, max_options
+from arena.envs.encoding import Encoding, max_options, outcome
 from engine import Game, get_ruleset, observe
 
 SEATS = range(1, 19)
-
-
-def outcome(game: Game, seat: int) -> float:
-    """The seat's end-of-game reward: the share of the other seats it beat, minus the
-    share that beat it (ranks: 0 is first, ties share a rank)."""
-    if game.n < 2:
-        return 0.0
-    ranks = game.ranks
-    mine = ranks[seat]
-    beat = sum(1 for s, r in enumerate(ranks) if s != seat and r > mine)
-    lost = sum(1 for s, r in enumerate(ranks) if s != seat and r < mine)
-    return (beat - lost) / (game.n - 1)
 
 
 class Flip7Env(AECEnv):

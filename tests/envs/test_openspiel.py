@@ -14,6 +14,7 @@ pyspiel = lab_package("pyspiel")
 import numpy as np  # noqa: E402
 
 import arena.envs.openspiel as flip7_spiel  # noqa: E402
+from arena.envs.encoding import outcome  # noqa: E402
 from engine import Game, get_ruleset, observe  # noqa: E402
 
 TABLES = [
@@ -80,7 +81,7 @@ def test_a_history_is_the_engine_game_with_that_deck() -> None:
         rest = [c.label for c in end.game.deck][::-1]  # the pile, top first
         ref = Game.replay(rules, 3, 0, choices, deck=draws + rest)
         assert ref.over and ref.events == end.game.events
-        assert end.returns() == pytest.approx([flip7_spiel.outcome(ref, s) for s in range(3)])
+        assert end.returns() == pytest.approx([outcome(ref, s) for s in range(3)])
         assert sum(end.returns()) == pytest.approx(0.0)
         return
     pytest.fail("every game reshuffled")
