@@ -416,6 +416,35 @@ class Game:
         self.deck_count[card.type] -= 1
         return card
 
+    def draw_label(self, label: str) -> Card:
+        """Draw a ``label`` as the next card, as if the shuffle had put one on top of the
+        draw pile — or, when the pile is empty, on top of the discard pile that this draw
+        reshuffles (X4). The round's record follows, so a later clone replays this draw.
+
+        For explicit chance (a card chosen when it is drawn, as OpenSpiel's chance nodes
+        do: ``arena.envs.openspiel`` overrides :meth:`draw` with it). Raises ValueError
+        when no such card is there to draw.
+        """
+        deck = self.deck
+        replay = self._replay
+        if deck:
+            _to_top(deck, label)
+            m = len(deck)  # the pile is the bottom of the record's deck: keep its cards' order
+            if replay.decks:
+                replay.decks[-1] = deck + replay.decks[-1][m:]
+            else:
+                start, pile, kept, choices, events = replay.start
+                replay.start = (deck + start[m:], pile, kept, choices, events)
+        elif any(c.label == label for c in self.discard):
+            if replay.reorders:
+                raise ValueError("a scripted reshuffle is pending: no card can be chosen")
+            replay.reorders.append(_OnTop(label))
+        else:
+            raise ValueError(f"no {label!r} to draw")
+        card = Game.draw(self)
+        assert card is not None and card.label == label
+        return card
+
     def give(self, seat: int, card: Card) -> Flow | None:
         """Deliver a drawn card to a seat; returns the card's flow if it needs decisions."""
         if self.record_events:
@@ -814,6 +843,29 @@ class _Exactly:
 
     def __call__(self, pile: list[Card]) -> list[Card]:
         return self.order[:]
+
+
+class _OnTop:
+    """A reshuffle that keeps the discard pile's order but for one card of ``label``,
+    which goes on top (:meth:`Game.draw_label`)."""
+
+    __slots__ = ("label",)
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def __call__(self, pile: list[Card]) -> list[Card]:
+        _to_top(pile, self.label)
+        return pile
+
+
+def _to_top(pile: list[Card], label: str) -> None:
+    """Move the card of ``label`` nearest the top of ``pile`` (its end) to the top."""
+    for i in range(len(pile) - 1, -1, -1):
+        if pile[i].label == label:
+            pile.append(pile.pop(i))
+            return
+    raise ValueError(f"no {label!r} to draw")
 
 
 def _take(cards: list[Card], label: str) -> Card:

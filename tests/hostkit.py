@@ -3,6 +3,8 @@
 * ``UNDER_CI``: the run is CI's (CI=true), where a missing service fails instead of
   skipping: CI must run every test;
 * ``unavailable(message, duty)``: skip for a missing service, or fail under CI;
+* ``lab_package(name)``: a package of the ``lab`` extra (pettingzoo, pyspiel), imported, or
+  skip (fail under CI);
 * ``docker_client(duty)``: a real Docker engine; ``with_base_image(client, duty)`` builds
   the offline bot base image with docker/base-image/build.sh when the engine lacks it;
 * ``host_listener(host)``: a TCP listener on every address of the machine, to show that a
@@ -35,6 +37,20 @@ def unavailable(message: str, duty: str) -> NoReturn:
     if UNDER_CI:
         pytest.fail(f"{message} (CI must {duty})")
     pytest.skip(message)
+
+
+def lab_package(name: str) -> Any:
+    """The module ``name`` of the ``lab`` extra, or skip the test module that asks (at its
+    top, before it imports what needs the package); under CI, fail."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        message = f"{name!r} is not installed"
+        if UNDER_CI:
+            pytest.fail(f"{message} (CI must install the lab extra: pip install '.[test,lab]')")
+        pytest.skip(message, allow_module_level=True)
 
 
 def docker_client(duty: str) -> Any:

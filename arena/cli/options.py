@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from arena import limits
 from arena.cli.app import err
@@ -320,3 +321,23 @@ def isolation(value: str) -> str:
             param="--isolation",
         )
     return value
+
+
+class OrderedOptions(TyperCommand):
+    """A command that also records the order in which its options were given, one entry
+    per occurrence (``ctx.meta["option_order"]``: parameter names), so that two repeated
+    options can be read as one sequence (``arena simulate --bot A --policy ev --bot B``)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+        except Exception:  # the real parse below reports the mistake
+            order = []
+        ctx.meta["option_order"] = [p.name for p in order]
+        return super().parse_args(ctx, args)
+
+
+def option_order(ctx: Any, names: tuple[str, ...]) -> list[str]:
+    """The options among ``names`` in the order the command line gave them (one entry per
+    occurrence) to an :class:`OrderedOptions` command whose context is ``ctx``."""
+    return [n for n in ctx.meta.get("option_order", []) if n in names]

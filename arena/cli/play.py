@@ -20,6 +20,7 @@ from arena.cli.options import (
     DeadlineOpt,
     DuplicateOpt,
     JsonOpt,
+    OrderedOptions,
     ProcessLimitOpt,
     SeedOpt,
     StartTimeoutOpt,
@@ -27,6 +28,7 @@ from arena.cli.options import (
     TimeBankOpt,
     VariantOpt,
     check_seats,
+    option_order,
     optional_seed,
     parse_seed,
     policies,
@@ -39,23 +41,58 @@ from arena.errors import UsageProblem
 from arena.faults import summarize
 from arena.status import GameStatus
 
+SIMULATE_HELP = """Play games in this process (no network, no database): built-in policies and
+your own bots.
 
-@app.command()
+Seats. Without --bot: --policy once for all --seats seats (default 4) or once per seat.
+With --bot: every --bot and every --policy is one seat, in the order given on the command
+line (--bot me.py --policy ev: me at seat 0, ev at seat 1); --seats N with a single --policy
+gives that policy every seat the others leave. --rotate turns the seats between games as
+arena match does (each row is then one bot or policy, wherever it sat).
+
+A bot (--bot FILE[:NAME] [ARGS...]) is a Python file written with the SDK (arena.sdk),
+loaded into this process: FILE runs as a script with ARGS in sys.argv, and its
+run(choose) or run(MyBot()) hands the bot over instead of connecting; FILE:NAME takes the
+choose function, Bot class or Bot object NAME from the file instead. It sees the requests,
+hooks and faults of the network (deadline, time bank, strikes as in arena match, the time
+measured around each call), at a fraction of the cost; a bot that opens its own connection
+cannot be loaded. What a bot prints goes to stderr.
+
+Game g's deal comes from --seed as game g of arena match --seed S: with --rotate and the
+same table the games are those of arena match, choice for choice. Prints per-seat wins
+(shared wins split), mean round score, bust and Flip 7 rates, mean total and faults.
+"""
+
+
+@app.command(cls=OrderedOptions, help=SIMULATE_HELP)
 def simulate(
+    ctx: typer.Context,
     variant: VariantOpt = "base",
     brutal: BrutalOpt = False,
     seats: Annotated[
-        int,
+        int | None,
         typer.Option(
-            "--seats", metavar="N", help=f"Seats at the table (1–{limits.MAX_TABLE_SEATS})."
+            "--seats",
+            metavar="N",
+            help=f"Seats at the table ({limits.MIN_MATCH_SEATS}–{limits.MAX_TABLE_SEATS}; "
+            "default 4, or one per --bot and --policy when a --bot is given).",
         ),
-    ] = 4,
+    ] = None,
     policy: Annotated[
         list[str] | None,
         typer.Option(
             "--policy",
             metavar="POLICY",
-            help="random | threshold:N | ev. Once for all seats, or once per seat in seat order.",
+            help="random | threshold:N | ev (default ev). Without --bot: once for all seats or "
+            "once per seat; with --bot: one seat each, in command-line order.",
+        ),
+    ] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            metavar="FILE[:NAME] [ARGS]",
+            help="A Python SDK bot loaded into this process, one seat each (repeatable).",
         ),
     ] = None,
     games: Annotated[
@@ -64,49 +101,182 @@ def simulate(
     seed: Annotated[
         str, typer.Option("--seed", metavar="SEED", help="Master seed (whole number).")
     ] = "1",
+    rotate: Annotated[
+        bool, typer.Option("--rotate", help="Rotate the seats between games (as arena match).")
+    ] = False,
     single_round: Annotated[
         bool, typer.Option("--single-round", help="Each game is one round (statistics).")
     ] = False,
+    deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
+    time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
+    max_strikes: StrikesOpt = limits.DEFAULT_MAX_STRIKES,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play games in-process between built-in policies (no network, no database).
-
-    Every game's seed derives from --seed, so a run is reproducible. Prints per-seat wins
-    (shared wins split), mean round score, bust and Flip 7 rates, and engine speed.
-    """
     from arena.simulate import simulate as run
 
-    check_seats(seats)
-    pols = policies(policy or [], seats)
     rules = ruleset(variant, brutal)
     master = parse_seed(seed)
-    with progress_bar(err, "simulating", games, enabled=games >= 2000) as advance:
-        result = run(rules, seats, pols, games, master, single_round=single_round, progress=advance)
+    if not bot and not rotate:
+        n = 4 if seats is None else seats
+        check_seats(n)
+        pols = policies(policy or [], n)
+        with progress_bar(err, "simulating", games, enabled=games >= 2000) as advance:
+            result = run(rules, n, pols, games, master, single_round=single_round, progress=advance)
+    else:
+        result = _simulate_table(
+            ctx,
+            variant,
+            brutal,
+            seats,
+            policy or [],
+            bot or [],
+            games,
+            master,
+            rotate,
+            single_round,
+            deadline,
+            time_bank,
+            max_strikes,
+        )
     data = result.as_dict()
     if as_json:
         emit_json(data)
         return
+    n_seats = len(data["seats"])
+    with_faults = any(s["faults"] for s in data["seats"])
+    name_col = "bot" if bot else "policy"
+    columns = ["seat" if not rotate else "#", name_col, "wins", "mean round"]
+    columns += ["bust rate", "flip 7 rate", "mean total"] + (["faults"] if with_faults else [])
     table = make_table(
-        *("seat", "policy", "wins", "mean round", "bust rate", "flip 7 rate", "mean total"),
-        title=f"{games} game(s) of {variant}{' brutal' if brutal else ''}, {seats} seat(s)",
-        left=["policy"],
+        *columns,
+        title=f"{result.games} game(s) of {variant}{' brutal' if brutal else ''}, "
+        f"{n_seats} seat(s){', seats rotating' if rotate else ''}",
+        left=[name_col, "faults"],
     )
     for i, s in enumerate(data["seats"]):
-        table.add_row(
+        row = [
             str(i),
-            s["policy"],
+            s["name"],
             f"{s['wins']:g}",
             f"{s['mean_round_score']:.2f}",
             f"{s['bust_rate']:.1%}",
             f"{s['flip7_rate']:.2%}",
             f"{s['mean_total']:.1f}",
-        )
+        ]
+        if with_faults:
+            row.append(", ".join(f"{k} {v}" for k, v in s["faults"].items()) or "-")
+        table.add_row(*row)
     out.print(table)
+    if result.faults:
+        print_fault_summary(summarize(result.faults), result.games + result.void)
+    speed = f"{data['rounds_per_second']:,.0f} rounds/s" if data["rounds_per_second"] else "-"
     out.print(
-        f"{data['rounds']} rounds in {data['seconds']:.2f} s "
-        f"({data['rounds_per_second']:,.0f} rounds/s), "
+        f"{data['rounds']} rounds in {data['seconds']:.2f} s ({speed}), "
         f"{data['mean_rounds_per_game']:.2f} rounds per game"
+        + (f", {result.decisions} bot decisions" if bot else "")
+        + (f"; {result.void} game(s) void (arena failure)" if result.void else "")
     )
+
+
+def _simulate_table(
+    ctx: typer.Context,
+    variant: str,
+    brutal: bool,
+    seats: int | None,
+    policy: list[str],
+    bot: list[str],
+    games: int,
+    master: int,
+    rotate: bool,
+    single_round: bool,
+    deadline: float,
+    time_bank: float,
+    max_strikes: int,
+) -> Any:
+    """simulate with bots or rotating seats: the table in command-line order, its bots
+    loaded, played through the referee (arena.simulate.simulate_match)."""
+    import contextlib
+    import sys
+
+    from arena.bots import Command, Policy, suggested_name, unique_names
+    from arena.faults import FaultPolicy
+    from arena.match import BotEntry, MatchSpec
+    from arena.names import check_entry_name, numbered
+    from arena.sdk.load import BotLoadError, load_bot, parse_bot_arg
+    from arena.simulate import simulate_match
+    from engine.policies import PolicyError, parse_policy
+
+    limits.check_deadline(deadline)
+    limits.check_time_bank(time_bank)
+    limits.check_strikes(max_strikes)
+    try:
+        specs = [parse_policy(p) for p in policy]
+    except PolicyError as e:
+        raise UsageProblem(str(e), param="--policy") from None
+    if not bot:  # --rotate with policies only
+        n = 4 if seats is None else seats
+        check_seats(n)
+        seat_list: list[tuple[str, str]] = [("policy", p) for p in policies(specs, n)]
+    else:
+        order = option_order(ctx, ("bot", "policy"))
+        bots_left, pols_left = iter(bot), iter(specs)
+        seat_list = [
+            ("bot", next(bots_left)) if kind == "bot" else ("policy", next(pols_left))
+            for kind in order
+        ]
+        if seats is not None and seats != len(seat_list):
+            if len(specs) != 1 or seats < len(seat_list):
+                raise UsageProblem(
+                    f"{len(seat_list)} seat(s) given by --bot and --policy; --seats {seats} "
+                    "needs exactly one --policy to fill the rest",
+                    param="--seats",
+                )
+            at = seat_list.index(("policy", specs[0]))
+            seat_list[at : at + 1] = [("policy", specs[0])] * (seats - len(seat_list) + 1)
+        check_seats(len(seat_list))
+    loaded = {}
+    names_wanted = []
+    sources: list[Any] = []
+    for kind, value in seat_list:
+        if kind == "policy":
+            names_wanted.append(value)
+            sources.append(Policy(value))
+            continue
+        try:
+            path, attr, args = parse_bot_arg(value)
+            with contextlib.redirect_stdout(sys.stderr):
+                one = load_bot(path, attr, args)
+        except BotLoadError as e:
+            raise UsageProblem(str(e), param="--bot") from None
+        command = " ".join(["python", str(path), *args])
+        names_wanted.append(attr or suggested_name(Command(command)))
+        sources.append((Command(command), one, value))
+    entries = []
+    given = {}
+    for name, source in zip(unique_names(names_wanted, numbered), sources, strict=True):
+        check_entry_name(name, param="--bot")
+        if isinstance(source, Policy):
+            entries.append(BotEntry(name, source))
+        else:
+            command_source, one, value = source
+            entries.append(BotEntry(name, command_source))
+            loaded[name] = one
+            given[name] = value
+    spec = MatchSpec(
+        bots=entries,
+        games=games,
+        seed=master,
+        variant=variant,
+        brutal=brutal,
+        rotate=rotate,
+        single_round=single_round,
+        faults=FaultPolicy(deadline=deadline, time_bank=time_bank, max_strikes=max_strikes),
+    )
+    with (
+        progress_bar(err, "games", games, enabled=games >= 200) as advance,
+        contextlib.redirect_stdout(sys.stderr),  # what a bot prints is not the results
+    ):
+        return simulate_match(spec, loaded, given, progress=advance)
 
 
 @app.command()

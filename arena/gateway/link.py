@@ -121,8 +121,21 @@ class Pending:
 FLOOD_ALLOWANCE = 32
 # characters of a bot's own error report (Answer.error) that are kept
 ERROR_CHARS = 1000
+
 # round-trip samples a link keeps (a uniform sample of all of them past this many)
 LATENCY_SAMPLES = 65536
+
+
+def checked_answer(option_index: int, error: str, n_options: int) -> int:
+    """A bot's answer to a request of ``n_options`` options as the index it plays; raises
+    BotError when the bot reports its own failure (``Answer.error``, cut to
+    :data:`ERROR_CHARS`) and IllegalAnswer for an index out of range. Every way a bot
+    answers (a stream, or a bot loaded in-process) is judged by this one rule."""
+    if error:
+        raise BotError(" ".join(error.split())[:ERROR_CHARS])
+    if not 0 <= option_index < n_options:
+        raise IllegalAnswer(f"option {option_index} of {n_options} options")
+    return option_index
 
 
 @dataclass
@@ -435,14 +448,10 @@ class BotLink:
         self.stats.answers += 1
         if self.record_latency:
             self.stats.add_latency(time.perf_counter() - p.sent_at)
-        if answer.error:
-            p.future.set_exception(BotError(" ".join(answer.error.split())[:ERROR_CHARS]))
-        elif answer.option_index >= p.n_options:
-            p.future.set_exception(
-                IllegalAnswer(f"option {answer.option_index} of {p.n_options} options")
-            )
-        else:
-            p.future.set_result(answer.option_index)
+        try:
+            p.future.set_result(checked_answer(answer.option_index, answer.error, p.n_options))
+        except (BotError, IllegalAnswer) as e:
+            p.future.set_exception(e)
 
     def kick(self) -> bool:
         """Drop the live stream (tests and `bot check`); False if none is connected."""

@@ -44,6 +44,19 @@ class Link(Protocol):
     ) -> Awaitable[int]: ...
 
 
+class SeatLink(Link, Protocol):
+    """What the referee needs of a seat-holder's link: a bot over the gateway
+    (arena.gateway.link.BotLink) or a bot loaded in-process (arena.match.local.LocalLink)."""
+
+    @property
+    def gone(self) -> BotGone | None: ...
+
+    @property
+    def want_forced(self) -> bool: ...
+
+    def send(self, msg: Any) -> None: ...
+
+
 @dataclass
 class Verdict:
     """What a seat plays for one decision, and the fault it earned (if any)."""

@@ -14,8 +14,7 @@ from typing import Any
 
 from arena.bots import Policy
 from arena.faults import BotGone, FaultKind
-from arena.gateway.link import BotLink
-from arena.match.clock import SeatClock, default_option
+from arena.match.clock import SeatClock, SeatLink, default_option
 from arena.match.spec import GameRecord, MatchSpec
 from arena.protocol import messages, pb
 from arena.protocol.convert import KIND_TO_PB
@@ -29,7 +28,7 @@ from engine.policies import make_policy
 class _Seat:
     seat: int
     clock: SeatClock
-    link: BotLink | None
+    link: SeatLink | None
     policy: Callable[[Any, Decision], int] | None
     heard: int = 0  # events already sent to this seat
 
@@ -47,7 +46,7 @@ class Referee:
         self.rules_msg = rules_msg
 
     def _seats(
-        self, rec: GameRecord, seating: list[int], links: list[BotLink | None]
+        self, rec: GameRecord, seating: list[int], links: list[SeatLink | None]
     ) -> list[_Seat]:
         spec = self.spec
         seats = []
@@ -60,7 +59,7 @@ class Referee:
             seats.append(_Seat(s, clock, links[b], policy))
         return seats
 
-    async def play(self, rec: GameRecord, seating: list[int], links: list[BotLink | None]) -> None:
+    async def play(self, rec: GameRecord, seating: list[int], links: list[SeatLink | None]) -> None:
         """Play game ``rec.index`` with ``seating`` (bot index per seat) into ``rec``.
         Raises BotGone(INFRA) when the arena itself cannot serve a seat."""
         spec = self.spec

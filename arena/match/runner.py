@@ -14,7 +14,7 @@ import os
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from arena import limits
 from arena.faults import Absence, BotGone, Fault, FaultKind
 from arena.gateway.link import BotLink
 from arena.gateway.server import Gateway
+from arena.match.clock import SeatLink
 from arena.match.fleet import Fleet
 from arena.match.lineup import Lineup
 from arena.match.referee import Referee
@@ -170,23 +171,29 @@ class MatchRunner:
                 lk.games.release()
 
     async def _play(self, index: int) -> GameRecord:
-        spec = self.spec
-        seating = spec.seating(index)
-        game_id = f"{self.match_id}-{index}"
-        rec = GameRecord(
-            index, game_id, spec.game_seed(index), [spec.bots[b].name for b in seating]
-        )
-        try:
-            await self.referee.play(rec, seating, [self.links[b] for b in range(spec.seats)])
-        except BotGone as e:  # a link the arena itself could not serve (INFRA)
-            log.warning("game %s void: %s", game_id, e.detail)
-            rec.status = GameStatus.VOID
-            rec.faults.append(Fault(FaultKind.INFRA, None, None, e.detail))
-        except Exception as e:  # the arena's own failure: void the game, blame nobody
-            log.exception("game %s failed", game_id)
-            rec.status = GameStatus.VOID
-            rec.faults.append(Fault(FaultKind.INFRA, None, None, f"{type(e).__name__}: {e}"))
-        return rec
+        return await play_game(self.referee, self.match_id, index, self.links)
+
+
+async def play_game(
+    referee: Referee, match_id: str, index: int, links: Sequence[SeatLink | None]
+) -> GameRecord:
+    """Game ``index`` of the referee's match, its seats' links by bot index: its record,
+    void (blaming nobody) when the arena itself failed."""
+    spec = referee.spec
+    seating = spec.seating(index)
+    game_id = f"{match_id}-{index}"
+    rec = GameRecord(index, game_id, spec.game_seed(index), [spec.bots[b].name for b in seating])
+    try:
+        await referee.play(rec, seating, list(links))
+    except BotGone as e:  # a link the arena itself could not serve (INFRA)
+        log.warning("game %s void: %s", game_id, e.detail)
+        rec.status = GameStatus.VOID
+        rec.faults.append(Fault(FaultKind.INFRA, None, None, e.detail))
+    except Exception as e:  # the arena's own failure: void the game, blame nobody
+        log.exception("game %s failed", game_id)
+        rec.status = GameStatus.VOID
+        rec.faults.append(Fault(FaultKind.INFRA, None, None, f"{type(e).__name__}: {e}"))
+    return rec
 
 
 async def run_match(

@@ -315,35 +315,43 @@ class Client:
         raise ConnectionResetError("the stream ended without a goodbye")
 
     def _start(self, gs: pb.GameStart) -> None:
-        info = GameInfo(
-            game_id=gs.game_id,
-            seat=gs.seat,
-            seats=gs.seats,
-            variant=gs.ruleset.variant,
-            brutal=gs.ruleset.brutal,
-            seat_names=list(gs.seat_names),
-            bot_seed=gs.bot_seed,
-            deadline=gs.deadline_ms / 1000,
-            time_bank=gs.time_bank_ms / 1000,
-        )
+        info = game_info(gs)
         self.games[gs.game_id] = info
         self.bot.game_started(info)
 
     def _answer(self, r: pb.DecisionRequest) -> tuple[int, str]:
-        """The bot's choice, or (0, what went wrong): an exception in ``choose`` or an index
-        that is not one of the options is the bot's fault, and the arena is told so (it
-        records a BOT_ERROR strike with the message and plays the safe default)."""
-        req = Request(r, self.games.get(r.game_id))
-        try:
-            index = operator.index(self.bot.choose(req))
-        except Exception as e:
-            log.exception("choose() failed on a %s request", req.kind)
-            return 0, _describe(e)
-        if not 0 <= index < len(req.options):
-            error = f"choose() returned {index!r} for {len(req.options)} options"
-            log.error("%s", error)
-            return 0, error
-        return index, ""
+        return answer(self.bot, Request(r, self.games.get(r.game_id)))
+
+
+def game_info(gs: pb.GameStart) -> GameInfo:
+    """The :class:`GameInfo` of a game, from the arena's GameStart message."""
+    return GameInfo(
+        game_id=gs.game_id,
+        seat=gs.seat,
+        seats=gs.seats,
+        variant=gs.ruleset.variant,
+        brutal=gs.ruleset.brutal,
+        seat_names=list(gs.seat_names),
+        bot_seed=gs.bot_seed,
+        deadline=gs.deadline_ms / 1000,
+        time_bank=gs.time_bank_ms / 1000,
+    )
+
+
+def answer(bot: Bot, req: Request) -> tuple[int, str]:
+    """The bot's choice, or (0, what went wrong): an exception in ``choose`` or an index
+    that is not one of the options is the bot's fault, and the arena is told so (it
+    records a BOT_ERROR strike with the message and plays the safe default)."""
+    try:
+        index = operator.index(bot.choose(req))
+    except Exception as e:
+        log.exception("choose() failed on a %s request", req.kind)
+        return 0, _describe(e)
+    if not 0 <= index < len(req.options):
+        error = f"choose() returned {index!r} for {len(req.options)} options"
+        log.error("%s", error)
+        return 0, error
+    return index, ""
 
 
 def _describe(e: BaseException) -> str:
@@ -381,11 +389,19 @@ def run(
     every request that is ready at once in one message, answered in one message: the bot
     sees the same requests, at far less cost per decision. ARENA_LOG sets the SDK's log
     level (default WARNING; logs go to stderr).
+
+    While the arena loads the bot's file into its own process (``arena simulate --bot
+    FILE``, :func:`arena.sdk.load.load_bot`), ``run`` connects to nothing: it hands the
+    bot over and ends the script there, as the end of a network session would.
     """
     if not isinstance(bot, Bot):
         bot = _FunctionBot(bot, name or str(getattr(bot, "__name__", "bot")))
     elif name:
         bot.name = name
+    from arena.sdk import load
+
+    if load.loading():
+        raise load.Handoff(bot, want_forced=want_forced)
     address = address or os.environ.get("ARENA_ADDRESS")
     token = token if token is not None else os.environ.get("ARENA_TOKEN")
     if not address or token is None:

@@ -13,7 +13,9 @@ import pytest
 ARENA = [sys.executable, "-m", "arena"]
 
 SIM_KEYS = {"games", "rounds", "seconds", "rounds_per_second", "mean_rounds_per_game", "seats"}
+SIM_KEYS |= {"void", "decisions"}  # games voided by the arena, decisions asked of bots
 SEAT_KEYS = {"policy", "wins", "mean_round_score", "bust_rate", "flip7_rate", "mean_total"}
+SEAT_KEYS |= {"name", "bot", "faults"}  # rows of bots (loaded with --bot) have them too
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -178,3 +180,90 @@ def test_demo_runs_a_swiss_event_of_the_example_bots_and_renders_the_report(
     assert r.returncode == 0, r.stderr
     r = run("bot", "list", "--db", db, "--json")
     assert all(b["version"] == 1 for b in json.loads(r.stdout))
+
+
+BOT_FILES = {
+    # a choose function handed to run(): loads as a script
+    "twenty.py": (
+        "from arena.sdk import run\n"
+        "def choose(req):\n"
+        "    if req.kind == 'HIT_OR_STAY' and req.me.sum >= 20 and 'STAY' in req.options:\n"
+        "        return req.options.index('STAY')\n"
+        "    return 0\n"
+        "run(choose, name='twenty')\n"
+    ),
+    # a Bot class and no run() at all: loads only as FILE:NAME
+    "classy.py": (
+        "from arena.sdk import Bot\n"
+        "class Always(Bot):\n"
+        "    name = 'always'\n"
+        "    def choose(self, req):\n"
+        "        return 0\n"
+    ),
+    "broken.py": "def choose(req)\n    return 0\n",
+    "raises.py": "raise RuntimeError('no config file')\n",
+}
+
+
+@pytest.fixture
+def bot_dir(tmp_path: Path) -> Path:
+    for name, text in BOT_FILES.items():
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def test_simulate_bot_files_and_policies_share_a_table_in_command_line_order(
+    bot_dir: Path,
+) -> None:
+    r = run(
+        "simulate",
+        "--policy",
+        "ev",
+        "--bot",
+        str(bot_dir / "twenty.py"),
+        "--bot",
+        f"{bot_dir / 'classy.py'}:Always",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert set(data) == SIM_KEYS
+    assert [s["name"] for s in data["seats"]] == ["ev", "twenty", "Always"]
+    assert [s["policy"] for s in data["seats"]] == ["ev", None, None]
+    assert data["games"] == 6 and data["void"] == 0
+    assert sum(s["wins"] for s in data["seats"]) == pytest.approx(6)
+    assert all(not s["faults"] for s in data["seats"])
+    assert data["decisions"] > 6 * 5  # the two bots were asked every round
+
+
+def test_simulate_with_a_bot_is_reproducible_from_the_seed(bot_dir: Path) -> None:
+    args = ("simulate", "--bot", str(bot_dir / "twenty.py"), "--policy", "random")
+    args += ("--seats", "3", "--games", "8", "--seed", "41", "--rotate", "--json")
+    a, b = json.loads(run(*args).stdout), json.loads(run(*args).stdout)
+    assert a["seats"] == b["seats"] and a["rounds"] == b["rounds"]
+    # one row per entry: the policy filling two seats is two numbered entries
+    assert [s["name"] for s in a["seats"]] == ["twenty", "random", "random#2"]
+
+
+@pytest.mark.parametrize(
+    ("bot", "needle"),
+    [
+        ("missing.py", "no bot file"),
+        ("classy.py", "never calls arena.sdk.run"),
+        ("classy.py:Nope", "defines no 'Nope'"),
+        ("broken.py", "line 1"),
+        ("raises.py", "failed while loading: RuntimeError"),
+    ],
+)
+def test_a_bot_that_cannot_load_is_a_one_line_error_with_exit_2(
+    bot_dir: Path, bot: str, needle: str
+) -> None:
+    r = run("simulate", "--bot", str(bot_dir / bot), "--policy", "ev", "--games", "2")
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("error:") and needle in lines[0]
