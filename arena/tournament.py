@@ -248,13 +248,19 @@ class TournamentRunner:
         db_retry: float | None = None,
         warn: Callable[[str], None] | None = None,
         workers: int = 1,
+        executor: str = "local",
+        address: str | None = None,
     ) -> None:
         """``listen`` (host:port) also serves the gateway on TCP, for remote bots.
         ``db_retry``: seconds to ride through a database outage (store/retry.py);
         ``warn(message)`` hears about such an outage (default: the log). ``workers``:
-        worker processes that play the matches (arena.executor; 1: this process)."""
+        worker processes that play the matches (arena.executor; 1: this process).
+        ``executor``: where matches run (a name in arena.executor.EXECUTORS); ``address``:
+        the Ray cluster's, for ``"ray"``."""
         self.listen = listen
         self.workers = max(1, workers)
+        self.executor_kind = executor
+        self.address = address
         self.db_retry = retry_limit(db_retry)
         self.warn = warn or log.warning
         self.lock: EventLock | None = None
@@ -356,6 +362,8 @@ class TournamentRunner:
             raise ArenaError("remote bots need a TCP listener: give --listen HOST:PORT")
         executor = make_executor(
             self.workers,
+            kind=self.executor_kind,
+            address=self.address,
             faults=faults,
             concurrency=t.concurrency,
             isolation=str(t.options.get("isolation", "event")),
@@ -518,9 +526,19 @@ async def run_tournament(
     db_retry: float | None = None,
     warn: Callable[[str], None] | None = None,
     workers: int = 1,
+    executor: str = "local",
+    address: str | None = None,
 ) -> Outcome:
     return await TournamentRunner(
-        db, tid, progress, listen, db_retry=db_retry, warn=warn, workers=workers
+        db,
+        tid,
+        progress,
+        listen,
+        db_retry=db_retry,
+        warn=warn,
+        workers=workers,
+        executor=executor,
+        address=address,
     ).run()
 
 

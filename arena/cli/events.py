@@ -18,10 +18,12 @@ from arena.cli.options import (
     DbOpt,
     DbRetryOpt,
     DeadlineOpt,
+    ExecutorOpt,
     IsolationOpt,
     JsonOpt,
     NoReportOpt,
     ProcessLimitOpt,
+    RayAddressOpt,
     ReportDirOpt,
     SeedOpt,
     StrikesOpt,
@@ -29,6 +31,7 @@ from arena.cli.options import (
     VariantOpt,
     WorkersOpt,
     container_limits,
+    executor,
     isolation,
     optional_seed,
     process_options,
@@ -81,8 +84,10 @@ def run_and_report(
     listen: str | None = None,
     db_retry: float | None = None,
     workers: int = 1,
+    where: tuple[str, str | None] = ("local", None),
 ) -> None:
-    """Run (or resume) a tournament with a progress bar, print standings, render the report."""
+    """Run (or resume) a tournament with a progress bar, print standings, render the report.
+    ``where``: the executor's name and the Ray cluster's address (options.executor)."""
     from arena.tournament import run_tournament
 
     progress = make_progress(err)
@@ -101,7 +106,17 @@ def run_and_report(
             )
 
         outcome = interrupt.run(
-            run_tournament(db, tid, show, listen, db_retry=db_retry, warn=warn, workers=workers),
+            run_tournament(
+                db,
+                tid,
+                show,
+                listen,
+                db_retry=db_retry,
+                warn=warn,
+                workers=workers,
+                executor=where[0],
+                address=where[1],
+            ),
             f"tournament {tid} interrupted: every bot was stopped and the games played so far "
             f"are kept; continue it with: arena tournament resume {tid}",
         )
@@ -236,6 +251,8 @@ def tournament(
     process_limit: ProcessLimitOpt = None,
     isolation_: IsolationOpt = "event",
     workers_: WorkersOpt = None,
+    executor_: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
     listen: Annotated[
         str | None,
         typer.Option(
@@ -279,6 +296,7 @@ def tournament(
     check_event_name(name)
     retry_limit(db_retry)
     isolation(isolation_)
+    where = executor(executor_, ray_address, workers_)
     n_workers = workers(workers_)
     if format == "gauntlet" and not challenger:
         raise UsageProblem("a gauntlet needs at least one --challenger", param="--challenger")
@@ -313,7 +331,9 @@ def tournament(
     err.print(f"tournament {tid} created; if it is interrupted: arena tournament resume {tid}")
     if listen:
         err.print(f"remote bots connect to {listen} with their tokens")
-    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers)
+    run_and_report(
+        db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers, where
+    )
 
 
 @tournament_app.command("resume")
@@ -327,23 +347,29 @@ def tournament_resume(
     no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
     workers_: WorkersOpt = None,
+    executor_: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
     """Continue a tournament that was interrupted (completed games are kept).
 
-    Refused while the event is still running in another process."""
+    Refused while the event is still running in another process. It may run on another
+    executor than it started on: the same games are played."""
     from arena.gateway.address import check_listen
     from arena.store.db import read_engine
     from arena.store.retry import retry_limit
     from arena.tournament import load
 
     retry_limit(db_retry)
+    where = executor(executor_, ray_address, workers_)
     n_workers = workers(workers_)
     load(read_engine(db), tid)  # an unknown id is an error, and creates nothing
     if listen:
         check_listen(listen)
-    run_and_report(db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers)
+    run_and_report(
+        db, tid, as_json, None if no_report else out_dir, listen, db_retry, n_workers, where
+    )
 
 
 @tournament_app.command("list")

@@ -255,3 +255,53 @@ def isolation(value: str) -> str:
             param="--isolation",
         )
     return value
+
+
+ExecutorOpt = Annotated[
+    str,
+    typer.Option(
+        "--executor",
+        metavar="local|ray",
+        help="Where matches run. local (default): this machine, in this process or over "
+        "--workers worker processes. ray: each match is a task on a Ray cluster (see "
+        "--ray-address), which starts the match's bots on its node; needs "
+        "pip install 'flip7-arena[ray]'. Remote bots always play on this machine. The same "
+        "games are played either way.",
+    ),
+]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        metavar="HOST:PORT",
+        help="--executor ray: the Ray cluster's head (its GCS port, 6379 unless "
+        "'ray start --head --port' said otherwise). Default: RAY_ADDRESS, else a Ray "
+        "instance started on this machine for the run.",
+    ),
+]
+
+
+def executor(name: str, address: str | None, workers: int | None) -> tuple[str, str | None]:
+    """--executor and --ray-address checked (Ray installed, its head answering); returns
+    (executor name, cluster address)."""
+    from arena.executor import EXECUTORS
+
+    if name not in EXECUTORS:
+        raise UsageProblem(
+            f"unknown executor {name!r} (choose from {', '.join(EXECUTORS)})", param="--executor"
+        )
+    if name != "ray":
+        if address is not None:
+            raise UsageProblem("give it with --executor ray", param="--ray-address")
+        return name, None
+    if workers is not None:
+        raise UsageProblem(
+            "is for the local executor: a Ray cluster's CPUs decide how many matches run at once",
+            param="--workers",
+        )
+    from arena.executor.ray import check_address, import_ray
+
+    import_ray()
+    if address is not None:
+        check_address(address)
+    return name, address

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from arena import interrupt, limits
-from arena.bots import is_builtin
+from arena.bots import Remote, is_builtin
 from arena.cli.app import app, emit_json, err, out
 from arena.cli.bots import check_images, parse_bots
 from arena.cli.options import (
@@ -18,13 +18,16 @@ from arena.cli.options import (
     ConcurrencyOpt,
     DbOpt,
     DeadlineOpt,
+    ExecutorOpt,
     JsonOpt,
     ProcessLimitOpt,
+    RayAddressOpt,
     SeedOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
     check_seats,
+    executor,
     optional_seed,
     parse_seed,
     policies,
@@ -139,14 +142,17 @@ def match(
     ] = None,
     process_limit: ProcessLimitOpt = None,
     workers_: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--workers",
             metavar="N",
             help="Worker processes sharing the games (default 1: this process), each with its "
-            "own copy of the bots; the same games are played for any number.",
+            "own copy of the bots; the same games are played for any number. With "
+            "--executor ray the games are shared by as many Ray tasks as the cluster has CPUs.",
         ),
-    ] = 1,
+    ] = None,
+    executor_: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -171,6 +177,11 @@ def match(
             param="--bot",
         )
     ruleset(variant, brutal)
+    kind, address = executor(executor_, ray_address, workers_)
+    if kind != "local" and any(isinstance(e.source, Remote) for e in entries):
+        raise UsageProblem(
+            "remote bots play on this machine: leave --executor out", param="--executor"
+        )
     check_images(entries)
     master = optional_seed(seed)
     warn_guessable(master, [e.name for e in entries if not is_builtin(e.source)])
@@ -184,9 +195,11 @@ def match(
         faults=FaultPolicy(deadline=deadline, time_bank=time_bank, max_strikes=max_strikes),
         process_limits=process_limits(process_limit),
     )
-    n_workers = limits.check_count(workers_, "--workers", 1, limits.MAX_WORKERS)
+    n_workers = limits.check_count(
+        1 if workers_ is None else workers_, "--workers", 1, limits.MAX_WORKERS
+    )
     with progress_bar(err, "games", games) as advance:
-        if n_workers > 1:
+        if n_workers > 1 or kind != "local":
             from arena.executor import run_split
 
             done = [0]
@@ -195,7 +208,8 @@ def match(
                 done[0] += 1
                 advance(done[0])
 
-            job = run_split(spec, n_workers, one_game)
+            parts = n_workers if kind == "local" else 0  # 0: the cluster's CPUs
+            job = run_split(spec, parts, one_game, kind=kind, address=address)
         else:
             job = run_match(spec, progress=lambda done, total: advance(done))
         result = interrupt.run(job, "match interrupted: every bot was stopped, nothing was stored")

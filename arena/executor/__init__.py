@@ -4,8 +4,11 @@
   fleet of bots that stay up, a bound on games at once);
 * :class:`~arena.executor.workers.WorkerPool` — over local worker processes, one local
   executor each (all cores);
-* :func:`make_executor` picks: with more than one worker, matches go to the pool, except
-  matches with remote bots, which run in this process (they connect to its TCP listener).
+* :class:`~arena.executor.ray.RayExecutor` — each match a task on a Ray cluster (the
+  optional extra ``flip7-arena[ray]``; imported only when asked for);
+* :func:`make_executor` picks by name (``EXECUTORS``: ``local``, ``ray``): local with more
+  than one worker, or Ray, sends matches to the pool, except matches with remote bots,
+  which run in this process (they connect to its TCP listener).
 
 The caller (a tournament, ``arena match``) alone writes the database.
 """
@@ -46,9 +49,10 @@ def default_workers() -> int:
 
 
 class Split:
-    """Matches with remote bots on ``local``, the others on ``pool``."""
+    """Matches with remote bots on ``local``, the others on ``pool`` (worker processes or
+    a Ray cluster)."""
 
-    def __init__(self, local: LocalExecutor | None, pool: WorkerPool) -> None:
+    def __init__(self, local: LocalExecutor | None, pool: Any) -> None:
         self.local = local
         self.pool = pool
 
@@ -86,9 +90,29 @@ class Split:
         await self.close()
 
 
+def _local_pool(workers: int, address: str | None, common: dict[str, Any]) -> Any:
+    return WorkerPool(workers, **common)
+
+
+def _ray_pool(workers: int, address: str | None, common: dict[str, Any]) -> Any:
+    from arena.executor.ray import RayExecutor
+
+    return RayExecutor(address=address, **common)
+
+
+# where matches can run, by the name --executor takes: each makes the pool of matches
+# without remote bots from (workers, cluster address, the options every executor shares)
+EXECUTORS: dict[str, Callable[[int, str | None, dict[str, Any]], Any]] = {
+    "local": _local_pool,
+    "ray": _ray_pool,
+}
+
+
 def make_executor(
     workers: int,
     *,
+    kind: str = "local",
+    address: str | None = None,
     faults: FaultPolicy,
     concurrency: int,
     isolation: str = "event",
@@ -98,8 +122,11 @@ def make_executor(
     process_limits: Any = None,
     container_limits: Any = None,
 ) -> LocalExecutor | Split:
-    """The executor for ``workers`` worker processes (1: this process only). ``remote``:
-    the event has remote bots (then this process also listens for them on ``listen``)."""
+    """The executor ``kind`` (a name in ``EXECUTORS``): local with ``workers`` worker
+    processes (1: this process only), or a Ray cluster at ``address``. ``remote``: the event
+    has remote bots (then this process also listens for them on ``listen``)."""
+    if kind not in EXECUTORS:
+        raise ValueError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
     common: dict[str, Any] = dict(
         faults=faults,
         concurrency=concurrency,
@@ -108,13 +135,14 @@ def make_executor(
         process_limits=process_limits,
         container_limits=container_limits,
     )
-    if workers <= 1:
+    if kind == "local" and workers <= 1:
         return LocalExecutor(listen=listen, **common)
     local = LocalExecutor(listen=listen, **common) if remote else None
-    return Split(local, WorkerPool(workers, **common))
+    return Split(local, EXECUTORS[kind](workers, address, common))
 
 
 __all__ = [
+    "EXECUTORS",
     "ISOLATIONS",
     "Executor",
     "LocalExecutor",
@@ -132,19 +160,21 @@ async def run_split(
     on_game: Callable[[], None] | None = None,
     *,
     isolation: str = "event",
+    kind: str = "local",
+    address: str | None = None,
 ) -> MatchResult:
-    """One match played over ``workers`` worker processes (each plays every
-    ``workers``-th game with its own copy of the bots); the same games as on one."""
+    """One match played in parts over ``workers`` worker processes, or Ray tasks with
+    ``kind="ray"`` (0: as many as the cluster has CPUs for): each part plays every
+    ``workers``-th game with its own copy of the bots; the same games as in one piece."""
     import time
     import uuid
     from dataclasses import replace
 
     if not spec.match_id:
         spec = replace(spec, match_id=uuid.uuid4().hex[:12])  # one id for every part
-    parts = spec.split(workers)
+    n = len(spec.split(workers)) if workers > 0 else 0
     t0 = time.perf_counter()
-    pool = WorkerPool(
-        len(parts),
+    common: dict[str, Any] = dict(
         faults=spec.faults,
         concurrency=spec.concurrency,
         isolation=isolation,
@@ -152,6 +182,8 @@ async def run_split(
         process_limits=spec.process_limits,
         container_limits=spec.container_limits,
     )
+    pool = EXECUTORS[kind](max(1, n), address, common)
     async with pool:
+        parts = spec.split(n or pool.slots())
         results = await asyncio.gather(*(pool.run(p, on_game) for p in parts))
     return MatchResult.merge(spec, list(results), time.perf_counter() - t0)
