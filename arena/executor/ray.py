@@ -319,6 +319,10 @@ class RayExecutor:
         self.placements.append({"match": spec.match_id, **where, "attempts": attempts})
         return replace(result, spec=original)
 
+    def running(self) -> dict[str, str]:
+        """The matches in flight that a node has started: match id -> that node's id."""
+        return {job.spec.match_id: job.nodes[-1] for job in self._jobs.values() if job.nodes}
+
     def slots(self) -> int:
         """Matches the cluster can play at once (its CPUs over each match's share)."""
         cpus = float(self.ray.cluster_resources().get("CPU", 1))
