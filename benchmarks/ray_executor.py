@@ -203,7 +203,8 @@ def main() -> None:
     print(f"  ray, 200 in flight      {o['rate']:7.1f} matches/s on one node")
     print(f"  driver CPU per match    {1000 * o['driver_cpu']:7.2f} ms (submit, await, unpickle)")
     print(
-        f"  store, one match        {1000 * store:7.2f} ms (median: {args.games} games, 1 transaction)"
+        f"  store, one match        {1000 * store:7.2f} ms "
+        f"(median: {args.games} games, one transaction)"
     )
 
     one = next(r for r in rows if r[0].startswith("ray, 1"))
