@@ -8,8 +8,10 @@ Needs the extra ``flip7-arena[ray]``. The cluster is started here, on this machi
 
 1. A Swiss event of 16 entrants at 4-seat tables (the 8 Python example bots as processes,
    8 built-in policies), stored through the real tournament runner: the local executor in
-   this process (bots per match, as a Ray task has them; and bots that stay up for the
-   event), then Ray with one node and with two.
+   this process (bots per match, as a Ray task has them; bots that stay up for the event;
+   bots per match and one table at a time, as on a one-CPU Ray node), then Ray with one
+   node and with two (64 games at once: the tournament keeps 16 tables in flight, Ray
+   plays one per CPU and queues the rest).
 2. The per-match overhead: matches of one game between built-in policies (nothing to
    start), one at a time, on the local executor and on Ray (one node); the difference is
    what a Ray task costs a match (submit, schedule, a fresh event loop and gateway on the
@@ -84,13 +86,14 @@ def event(
 ) -> tuple[float, int, list[float]]:
     """(seconds, games, store seconds per match) of one Swiss event."""
     url = db or f"sqlite:///{tmp}/bench-{time.monotonic_ns()}.db"
+    concurrency = runner.pop("concurrency", 64)
     cfg = TournamentConfig(
         format="swiss",
         entries=field(),
         seats=4,
         rounds=rounds,
         games=games,
-        concurrency=64,
+        concurrency=concurrency,
         seed=2026,
         isolation=runner.pop("isolation", "event"),
     )
@@ -169,6 +172,10 @@ def main() -> None:
         event(args.db, args.rounds, args.games, tmp, isolation="match"),
     )
     add("local, this process, bots stay up", event(args.db, args.rounds, args.games, tmp))
+    add(  # like a one-CPU Ray node: one match at a time (--concurrency 4: one table)
+        "local, bots per match, 1 table",
+        event(args.db, args.rounds, args.games, tmp, isolation="match", concurrency=4),
+    )
     cluster = Cluster(
         initialize_head=True,
         head_node_args={

@@ -41,10 +41,11 @@ if [[ ",$EXTRAS," == *,ray,* ]]; then
     WANT+=("ray[default]")
     INSTALL+=("ray[default]")
 fi
-echo "fetching dependency wheels for CPython 3.11 manylinux x86_64" >&2
+echo "fetching dependency wheels for CPython 3.11 manylinux x86_64 (glibc up to 2.36: bookworm)" >&2
 "$PYTHON" -m pip download --quiet --only-binary=:all: --python-version 3.11 \
     --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
-    --platform manylinux_2_28_x86_64 --platform any \
+    --platform manylinux_2_28_x86_64 --platform manylinux_2_31_x86_64 \
+    --platform manylinux_2_34_x86_64 --platform manylinux_2_36_x86_64 --platform any \
     -c "$CTX/constraints.txt" -d "$CTX/wheels" "${WANT[@]}" >&2
 
 echo "docker build $TAG (FROM $BASE, no network)" >&2
