@@ -206,13 +206,19 @@ class RayExecutor:
 
     async def start(self) -> None:
         ray = self.ray = import_ray()
-        if self.address:
-            check_address(self.address)
+        address = self.address or os.environ.get("RAY_ADDRESS")
+        if address and "://" not in address and address not in ("auto", "local"):
+            check_address(address)
         if not ray.is_initialized():
             options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
-            if not self.address and not os.environ.get("RAY_ADDRESS"):
+            if not address:
                 options["include_dashboard"] = False  # a Ray instance of this run only
-            ray.init(address=self.address, **options)  # in the main thread: Ray's handlers
+            try:
+                ray.init(address=self.address, **options)  # in the main thread: its handlers
+            except Exception as e:  # e.g. a wrong token, another Ray version
+                first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+                raise ArenaError(f"cannot connect to {where}: {first}") from None
             self._ours = True
         here = ray.get_runtime_context().get_node_id()
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
