@@ -301,6 +301,28 @@ def test_a_driver_killed_mid_event_resumes_on_ray_with_the_same_games(
     assert faults_of(db) == []
 
 
+def test_arena_match_on_ray_plays_the_same_games_as_locally(cluster: LocalCluster) -> None:
+    """``arena match --executor ray`` plays the match in parts, one Ray task per CPU of the
+    cluster; the merged games, in order, equal a local run's."""
+    import json
+
+    ex = ROOT / "bots" / "examples" / "python"
+    base = ["match", "--bot", f"{sys.executable} {ex}/ev/bot.py", "--bot", "builtin:random"]
+    base += ["--bot", "builtin:threshold:22", "--games", "8", "--seed", "3", "--json"]
+
+    def games(*extra: str) -> list[Any]:
+        r = arena_cli(*base, *extra)
+        assert r.returncode == 0, r.stderr
+        return [
+            (g["index"], g["seating"], g["ranks"], g["totals"], g["faults"])
+            for g in json.loads(r.stdout)["games"]
+        ]
+
+    on_ray = games("--executor", "ray", "--ray-address", cluster.address)
+    assert on_ray == games()
+    assert [g[0] for g in on_ray] == list(range(8))
+
+
 def test_the_cli_says_in_one_line_when_ray_is_missing_or_the_cluster_unreachable(
     tmp_path: Path,
 ) -> None:
