@@ -265,8 +265,9 @@ ExecutorOpt = Annotated[
         help="Where matches run. local (default): this machine, in this process or over "
         "--workers worker processes. ray: each match is a task on a Ray cluster (see "
         "--ray-address), which starts the match's bots on its node; needs "
-        "pip install 'flip7-arena[ray]'. Remote bots always play on this machine. The same "
-        "games are played either way.",
+        f"pip install 'flip7-arena[ray]'. A match whose node dies is played again from its "
+        f"start on another node (up to {limits.RAY_TASK_RETRIES} times). Remote bots always "
+        "play on this machine. The same games are played either way.",
     ),
 ]
 RayAddressOpt = Annotated[
