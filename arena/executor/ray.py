@@ -307,10 +307,12 @@ class RayExecutor:
         try:
             result, where = await ref
         except asyncio.CancelledError:
+            self._jobs.pop(key, None)
             with contextlib.suppress(Exception):
                 self.ray.cancel(ref, force=True)
             raise
         except Exception as e:
+            self._jobs.pop(key, None)
             raise ArenaError(self._explain(spec.match_id, e)) from None
         finally:
             self._refs.pop(key, None)
