@@ -60,6 +60,12 @@ MAX_TEST_GAMES = MAX_EVENT_GAMES
 DEFAULT_TEST_MAX_GAMES = 100_000
 DEFAULT_TEST_CONCURRENCY = 16
 
+# the Ray executor (arena/executor/ray.py)
+RAY_TASK_RETRIES = 3  # a match whose worker or node died is run again up to this many times
+RAY_MATCH_CPUS = 1.0  # CPUs a match's task asks of its node
+RAY_CONNECT_TIMEOUT = 5.0  # seconds for the cluster's head to answer on TCP
+RAY_PROGRESS_INTERVAL = 0.25  # seconds between reads of the games played on the nodes
+
 assert (MAX_DEADLINE + MAX_TIME_BANK) * 1000 < UINT32_MS
 
 

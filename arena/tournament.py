@@ -291,18 +291,24 @@ class TournamentRunner:
         workers: int = 1,
         allow_absent: bool = False,
         say: Callable[[str], None] | None = None,
+        executor: str = "local",
+        address: str | None = None,
     ) -> None:
         """``listen`` (host:port) also serves the gateway on TCP, for remote bots.
         ``db_retry``: seconds to ride through a database outage (store/retry.py);
         ``warn(message)`` hears about such an outage and about absent bots (default: the
         log); ``say(message)`` about the pre-flight. ``workers``: worker processes that
         play the matches (arena.executor; 1: this process). ``allow_absent``: entrants
-        that fail the pre-flight forfeit every game instead of stopping the run."""
+        that fail the pre-flight forfeit every game instead of stopping the run.
+        ``executor``: where matches run (a name in arena.executor.EXECUTORS); ``address``:
+        the Ray cluster's, for ``"ray"``."""
         self.listen = listen
         self.allow_absent = allow_absent
         self.say = say or log.info
         self.absent: dict[str, str] = {}
         self.workers = max(1, workers)
+        self.executor_kind = executor
+        self.address = address
         self.db_retry = retry_limit(db_retry)
         self.warn = warn or log.warning
         self.lock: EventLock | None = None
@@ -418,6 +424,8 @@ class TournamentRunner:
             raise ArenaError("remote bots need a TCP listener: give --listen HOST:PORT")
         executor = make_executor(
             self.workers,
+            kind=self.executor_kind,
+            address=self.address,
             faults=faults,
             concurrency=t.concurrency,
             isolation=str(t.options.get("isolation", "event")),
@@ -644,6 +652,8 @@ async def run_tournament(
     workers: int = 1,
     allow_absent: bool = False,
     say: Callable[[str], None] | None = None,
+    executor: str = "local",
+    address: str | None = None,
 ) -> Outcome:
     return await TournamentRunner(
         db,
@@ -655,6 +665,8 @@ async def run_tournament(
         workers=workers,
         allow_absent=allow_absent,
         say=say,
+        executor=executor,
+        address=address,
     ).run()
 
 

@@ -7,9 +7,12 @@
 #
 #   bash docker/build-arena.sh [TAG]        (default flip7/arena:latest)
 #   BASE=python:3.11-slim bash docker/build-arena.sh
+#   EXTRAS=ray bash docker/build-arena.sh flip7/arena-ray:latest   # a Ray node's image:
+#       the extra flip7-arena[ray] and ray[default] (the dashboard), see compose.ray.yaml
 set -euo pipefail
 TAG="${1:-flip7/arena:latest}"
 BASE="${BASE:-flip7/python-base:latest}"
+EXTRAS="${EXTRAS:-}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
 PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
@@ -28,12 +31,24 @@ ARENA_WHEEL="$(ls "$CTX"/wheels/flip7_arena-*.whl)"
 # the versions the test suite ran with, where the host's venv has them
 "$PYTHON" -m pip freeze --exclude-editable 2>/dev/null | grep -v '^-e ' > "$CTX/constraints.txt" || true
 
-echo "fetching dependency wheels for CPython 3.11 manylinux x86_64" >&2
+WANT=("$ARENA_WHEEL" docker)  # what is downloaded, and installed in the image
+INSTALL=(flip7-arena docker)
+if [ -n "$EXTRAS" ]; then
+    WANT=("$ARENA_WHEEL[$EXTRAS]" docker)
+    INSTALL=("flip7-arena[$EXTRAS]" docker)
+fi
+if [[ ",$EXTRAS," == *,ray,* ]]; then
+    WANT+=("ray[default]")
+    INSTALL+=("ray[default]")
+fi
+echo "fetching dependency wheels for CPython 3.11 manylinux x86_64 (glibc up to 2.36: bookworm)" >&2
 "$PYTHON" -m pip download --quiet --only-binary=:all: --python-version 3.11 \
     --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
-    --platform manylinux_2_28_x86_64 --platform any \
-    -c "$CTX/constraints.txt" -d "$CTX/wheels" "$ARENA_WHEEL" docker >&2
+    --platform manylinux_2_28_x86_64 --platform manylinux_2_31_x86_64 \
+    --platform manylinux_2_34_x86_64 --platform manylinux_2_36_x86_64 --platform any \
+    -c "$CTX/constraints.txt" -d "$CTX/wheels" "${WANT[@]}" >&2
 
 echo "docker build $TAG (FROM $BASE, no network)" >&2
-docker build --network none --build-arg "BASE=$BASE" -t "$TAG" "$CTX" >&2
+docker build --network none --build-arg "BASE=$BASE" --build-arg "PACKAGES=${INSTALL[*]}" \
+    -t "$TAG" "$CTX" >&2
 docker image inspect --format '{{.Id}}' "$TAG"

@@ -427,7 +427,7 @@ def test(
             "give the two bots: arena test NEW BASE [options] (or: arena test resume ID, "
             "arena test list)"
         )
-    executor_name = executor(executor_)
+    executor_name, _ = executor(executor_, None, None)  # Ray: RAY_ADDRESS or a local one
     spec = parse_sprt_option(sprt)
     limits.check_count(seats, "--seats", limits.MIN_EVENT_SEATS, limits.MAX_TABLE_SEATS)
     if games is not None:
@@ -489,7 +489,7 @@ def test_resume(
 
     retry_limit(db_retry)
     n_workers = workers(workers_)
-    executor_name = executor(executor_)
+    executor_name, _ = executor(executor_, None, None)  # Ray: RAY_ADDRESS or a local one
     load(read_engine(db), tid)  # an unknown id is an error, and creates nothing
     run_and_print(
         db, tid, as_json, n_workers, db_retry, None if no_report else out_dir, executor_name

@@ -19,10 +19,12 @@ from arena.cli.options import (
     DbRetryOpt,
     DeadlineOpt,
     DuplicateOpt,
+    ExecutorOpt,
     IsolationOpt,
     JsonOpt,
     NoReportOpt,
     ProcessLimitOpt,
+    RayAddressOpt,
     ReportDirOpt,
     SeedOpt,
     StartTimeoutOpt,
@@ -31,6 +33,7 @@ from arena.cli.options import (
     VariantOpt,
     WorkersOpt,
     container_limits,
+    executor,
     isolation,
     optional_seed,
     process_options,
@@ -104,9 +107,11 @@ def run_and_report(
     db_retry: float | None = None,
     workers: int = 1,
     allow_absent: bool = False,
+    where: tuple[str, str | None] = ("local", None),
 ) -> None:
     """Run (or resume) a tournament with a progress bar (after its pre-flight), print
-    standings and the fault summary, render the report."""
+    standings and the fault summary, render the report. ``where``: the executor's name
+    and the Ray cluster's address (options.executor)."""
     from arena.tournament import run_tournament
 
     progress = make_progress(err)
@@ -138,6 +143,8 @@ def run_and_report(
                 workers=workers,
                 allow_absent=allow_absent,
                 say=say,
+                executor=where[0],
+                address=where[1],
             ),
             f"tournament {tid} interrupted: every bot was stopped and the games played so far "
             f"are kept; continue it with: arena tournament resume {tid}",
@@ -328,6 +335,8 @@ def tournament(
     process_limit: ProcessLimitOpt = None,
     isolation_: IsolationOpt = "event",
     workers_: WorkersOpt = None,
+    executor_: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
     listen: Annotated[
         str | None,
         typer.Option(
@@ -386,6 +395,7 @@ def tournament(
     check_event_name(name)
     retry_limit(db_retry)
     isolation(isolation_)
+    where = executor(executor_, ray_address, workers_)
     n_workers = workers(workers_)
     if format == "gauntlet" and not challenger:
         raise UsageProblem("a gauntlet needs at least one --challenger", param="--challenger")
@@ -433,6 +443,7 @@ def tournament(
         db_retry,
         n_workers,
         allow_absent,
+        where,
     )
 
 
@@ -448,6 +459,8 @@ def tournament_resume(
     db_retry: DbRetryOpt = None,
     workers_: WorkersOpt = None,
     allow_absent: AllowAbsentOpt = False,
+    executor_: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -455,13 +468,15 @@ def tournament_resume(
     failed the pre-flight (completed games are kept; every bot is started and heard from
     again first).
 
-    Refused while the event is still running in another process."""
+    Refused while the event is still running in another process. It may run on another
+    executor than it started on: the same games are played."""
     from arena.gateway.address import check_listen
     from arena.store.db import read_engine
     from arena.store.retry import retry_limit
     from arena.tournament import load
 
     retry_limit(db_retry)
+    where = executor(executor_, ray_address, workers_)
     n_workers = workers(workers_)
     load(read_engine(db), tid)  # an unknown id is an error, and creates nothing
     if listen:
@@ -475,6 +490,7 @@ def tournament_resume(
         db_retry,
         n_workers,
         allow_absent,
+        where,
     )
 
 

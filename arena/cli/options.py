@@ -290,28 +290,6 @@ def workers(value: int | None, option: str = "--workers") -> int:
     return limits.check_count(value, option, 1, limits.MAX_WORKERS)
 
 
-ExecutorOpt = Annotated[
-    str,
-    typer.Option(
-        "--executor",
-        metavar="NAME",
-        help="Where the matches run, by executor name (default: local, this process and "
-        "its --workers worker processes).",
-    ),
-]
-
-
-def executor(value: str) -> str:
-    """--executor as the name of a registered executor."""
-    from arena.executor import executor_factory
-
-    try:
-        executor_factory(value)
-    except ValueError as e:
-        raise UsageProblem(str(e), param="--executor") from None
-    return value
-
-
 def isolation(value: str) -> str:
     from arena.executor import ISOLATIONS
 
@@ -341,3 +319,54 @@ def option_order(ctx: Any, names: tuple[str, ...]) -> list[str]:
     """The options among ``names`` in the order the command line gave them (one entry per
     occurrence) to an :class:`OrderedOptions` command whose context is ``ctx``."""
     return [n for n in ctx.meta.get("option_order", []) if n in names]
+
+
+ExecutorOpt = Annotated[
+    str,
+    typer.Option(
+        "--executor",
+        metavar="local|ray",
+        help="Where matches run. local (default): this machine, in this process or over "
+        "--workers worker processes. ray: each match is a task on a Ray cluster (see "
+        "--ray-address), which starts the match's bots on its node; needs "
+        f"pip install 'flip7-arena[ray]'. A match whose node dies is played again from its "
+        f"start on another node (up to {limits.RAY_TASK_RETRIES} times). Remote bots always "
+        "play on this machine. The same games are played either way.",
+    ),
+]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        metavar="HOST:PORT",
+        help="--executor ray: the Ray cluster's head (its GCS port, 6379 unless "
+        "'ray start --head --port' said otherwise). Default: RAY_ADDRESS, else a Ray "
+        "instance started on this machine for the run.",
+    ),
+]
+
+
+def executor(name: str, address: str | None, workers: int | None) -> tuple[str, str | None]:
+    """--executor and --ray-address checked (Ray installed, its head answering); returns
+    (executor name, cluster address)."""
+    from arena.executor import EXECUTORS
+
+    if name not in EXECUTORS:
+        raise UsageProblem(
+            f"unknown executor {name!r} (choose from {', '.join(EXECUTORS)})", param="--executor"
+        )
+    if name != "ray":
+        if address is not None:
+            raise UsageProblem("give it with --executor ray", param="--ray-address")
+        return name, None
+    if workers is not None:
+        raise UsageProblem(
+            "is for the local executor: a Ray cluster's CPUs decide how many matches run at once",
+            param="--workers",
+        )
+    from arena.executor.ray import check_address, import_ray
+
+    import_ray()
+    if address is not None:
+        check_address(address)
+    return name, address

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from arena import interrupt, limits
-from arena.bots import is_builtin
+from arena.bots import Remote, is_builtin
 from arena.cli.app import app, emit_json, err, make_table, out
 from arena.cli.bots import check_images, parse_bots
 from arena.cli.options import (
@@ -19,15 +19,18 @@ from arena.cli.options import (
     DbOpt,
     DeadlineOpt,
     DuplicateOpt,
+    ExecutorOpt,
     JsonOpt,
     OrderedOptions,
     ProcessLimitOpt,
+    RayAddressOpt,
     SeedOpt,
     StartTimeoutOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
     check_seats,
+    executor,
     option_order,
     optional_seed,
     parse_seed,
@@ -311,14 +314,17 @@ def match(
     ] = None,
     process_limit: ProcessLimitOpt = None,
     workers_: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--workers",
             metavar="N",
             help="Worker processes sharing the games (default 1: this process), each with its "
-            "own copy of the bots; the same games are played for any number.",
+            "own copy of the bots; the same games are played for any number. With "
+            "--executor ray the games are shared by as many Ray tasks as the cluster has CPUs.",
         ),
-    ] = 1,
+    ] = None,
+    executor_: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -348,6 +354,11 @@ def match(
     ruleset(variant, brutal)
     if duplicate:
         limits.check_duplicate_games(games, len(entries), of="the bots")
+    kind, address = executor(executor_, ray_address, workers_)
+    if kind != "local" and any(isinstance(e.source, Remote) for e in entries):
+        raise UsageProblem(
+            "remote bots play on this machine: leave --executor out", param="--executor"
+        )
     check_images(entries)
     master = optional_seed(seed)
     warn_guessable(master, [e.name for e in entries if not is_builtin(e.source)])
@@ -367,7 +378,9 @@ def match(
         process_limits=process_limits(process_limit),
         games_per_deal=len(entries) if duplicate else 1,
     )
-    n_workers = limits.check_count(workers_, "--workers", 1, limits.MAX_WORKERS)
+    n_workers = limits.check_count(
+        1 if workers_ is None else workers_, "--workers", 1, limits.MAX_WORKERS
+    )
     absent: list[Any] = []
 
     def preflight(found: list[Any]) -> None:
@@ -385,7 +398,7 @@ def match(
             )
 
     with progress_bar(err, "games", games) as advance:
-        if n_workers > 1:
+        if n_workers > 1 or kind != "local":
             from arena.executor import run_split
 
             done = [0]
@@ -394,7 +407,8 @@ def match(
                 done[0] += 1
                 advance(done[0])
 
-            job = run_split(spec, n_workers, one_game, preflight=preflight)
+            parts = n_workers if kind == "local" else 0  # 0: the cluster's CPUs
+            job = run_split(spec, parts, one_game, preflight=preflight, kind=kind, address=address)
         else:
             job = run_match(spec, progress=lambda done, total: advance(done), preflight=preflight)
         result = interrupt.run(job, "match interrupted: every bot was stopped, nothing was stored")

@@ -4,10 +4,11 @@
   fleet of bots that stay up, a bound on games at once);
 * :class:`~arena.executor.workers.WorkerPool` — over local worker processes, one local
   executor each (all cores);
-* :func:`make_executor` picks: with more than one worker, matches go to the pool, except
-  matches with remote bots, which run in this process (they connect to its TCP listener);
-* :data:`EXECUTORS` — the executors by name (``--executor``): ``local`` is
-  :func:`make_executor`; another executor is one more entry with the same signature.
+* :class:`~arena.executor.ray.RayExecutor` — each match a task on a Ray cluster (the
+  optional extra ``flip7-arena[ray]``; imported only when asked for);
+* :func:`make_executor` picks by name (``EXECUTORS``: ``local``, ``ray``): local with more
+  than one worker, or Ray, sends matches to the pool, except matches with remote bots,
+  which run in this process (they connect to its TCP listener).
 
 Before an event plays, ``preflight(bots)`` starts each entrant and waits for its hello
 (``arena.match.preflight``): every executor can, each in its own way (see theirs).
@@ -58,9 +59,10 @@ def default_workers() -> int:
 
 
 class Split:
-    """Matches with remote bots on ``local``, the others on ``pool``."""
+    """Matches with remote bots on ``local``, the others on ``pool`` (worker processes or
+    a Ray cluster)."""
 
-    def __init__(self, local: LocalExecutor | None, pool: WorkerPool) -> None:
+    def __init__(self, local: LocalExecutor | None, pool: Any) -> None:
         self.local = local
         self.pool = pool
 
@@ -117,9 +119,29 @@ class Split:
         await self.close()
 
 
+def _local_pool(workers: int, address: str | None, common: dict[str, Any]) -> Any:
+    return WorkerPool(workers, **common)
+
+
+def _ray_pool(workers: int, address: str | None, common: dict[str, Any]) -> Any:
+    from arena.executor.ray import RayExecutor
+
+    return RayExecutor(address=address, **common)
+
+
+# where matches can run, by the name --executor takes: each makes the pool of matches
+# without remote bots from (workers, cluster address, the options every executor shares)
+EXECUTORS: dict[str, Callable[[int, str | None, dict[str, Any]], Any]] = {
+    "local": _local_pool,
+    "ray": _ray_pool,
+}
+
+
 def make_executor(
     workers: int,
     *,
+    kind: str = "local",
+    address: str | None = None,
     faults: FaultPolicy,
     concurrency: int,
     isolation: str = "event",
@@ -129,8 +151,11 @@ def make_executor(
     process_limits: Any = None,
     container_limits: Any = None,
 ) -> LocalExecutor | Split:
-    """The executor for ``workers`` worker processes (1: this process only). ``remote``:
-    the event has remote bots (then this process also listens for them on ``listen``)."""
+    """The executor ``kind`` (a name in ``EXECUTORS``): local with ``workers`` worker
+    processes (1: this process only), or a Ray cluster at ``address``. ``remote``: the event
+    has remote bots (then this process also listens for them on ``listen``)."""
+    if kind not in EXECUTORS:
+        raise ValueError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
     common: dict[str, Any] = dict(
         faults=faults,
         concurrency=concurrency,
@@ -139,26 +164,23 @@ def make_executor(
         process_limits=process_limits,
         container_limits=container_limits,
     )
-    if workers <= 1:
+    if kind == "local" and workers <= 1:
         return LocalExecutor(listen=listen, **common)
     local = LocalExecutor(listen=listen, **common) if remote else None
-    return Split(local, WorkerPool(workers, **common))
+    return Split(local, EXECUTORS[kind](workers, address, common))
 
 
 ExecutorFactory = Callable[..., Executor]
 
-# the executors by name, as --executor takes them; each takes make_executor's arguments
-EXECUTORS: dict[str, ExecutorFactory] = {"local": make_executor}
 
+def executor_factory(name: str, address: str | None = None) -> ExecutorFactory:
+    """:func:`make_executor` for the executor registered as ``name`` (and the cluster
+    ``address`` it needs, if any); a ValueError names the known ones."""
+    import functools
 
-def executor_factory(name: str) -> ExecutorFactory:
-    """The executor registered as ``name`` (a ValueError names the known ones)."""
-    try:
-        return EXECUTORS[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown executor {name!r} (available: {', '.join(sorted(EXECUTORS))})"
-        ) from None
+    if name not in EXECUTORS:
+        raise ValueError(f"unknown executor {name!r} (available: {', '.join(sorted(EXECUTORS))})")
+    return functools.partial(make_executor, kind=name, address=address)
 
 
 __all__ = [
@@ -182,11 +204,14 @@ async def run_split(
     *,
     isolation: str = "event",
     preflight: Callable[[list[Absence]], None] | None = None,
+    kind: str = "local",
+    address: str | None = None,
 ) -> MatchResult:
-    """One match played over ``workers`` worker processes (each plays every
-    ``workers``-th game with its own copy of the bots); the same games as on one.
+    """One match played in parts over ``workers`` worker processes, or Ray tasks with
+    ``kind="ray"`` (0: as many as the cluster has CPUs for): each part plays every
+    ``workers``-th game with its own copy of the bots; the same games as in one piece.
     ``preflight`` (as for ``arena.match.MatchRunner``) hears which bots failed to start
-    in this process before any worker exists; the match goes on without those (marked
+    in this process before any part runs; the match goes on without those (marked
     absent) unless it raises."""
     import time
     import uuid
@@ -197,9 +222,9 @@ async def run_split(
 
     if not spec.match_id:
         spec = replace(spec, match_id=uuid.uuid4().hex[:12])  # one id for every part
+    n = len(spec.split(workers)) if workers > 0 else 0
     t0 = time.perf_counter()
-    pool = WorkerPool(
-        max(1, min(workers, len(spec.indices))),  # as many as spec.split makes parts
+    common: dict[str, Any] = dict(
         faults=spec.faults,
         concurrency=spec.concurrency,
         isolation=isolation,
@@ -207,12 +232,13 @@ async def run_split(
         process_limits=spec.process_limits,
         container_limits=spec.container_limits,
     )
+    pool = EXECUTORS[kind](max(1, n), address, common)
     if preflight is not None:
         started = [b for b in spec.bots if not isinstance(b.source, Policy) and b.absent is None]
         absences = await pool.preflight(started)
         preflight(absences)
         spec = replace(spec, bots=mark_absent(spec.bots, absences))
-    parts = spec.split(workers)
     async with pool:
+        parts = spec.split(n or pool.slots())
         results = await asyncio.gather(*(pool.run(p, on_game) for p in parts))
     return MatchResult.merge(spec, list(results), time.perf_counter() - t0)
