@@ -29,3 +29,16 @@ class MatchStatus(StrEnum):
 class GameStatus(StrEnum):
     COMPLETED = "completed"  # played to the end: counts for standings and ratings
     VOID = "void"  # the arena failed (an INFRA fault): counts for nobody
+
+
+class BuildStatus(StrEnum):
+    BUILDING = "building"  # the upload is being built and checked
+    PASSED = "passed"  # built, checked and registered as a new version
+    FAILED = "failed"  # refused, failed to build or failed the check: nothing registered
+
+
+class Role(StrEnum):
+    """What a participant of the competition server may do."""
+
+    PARTICIPANT = "participant"  # manages their own bots
+    ORGANISER = "organiser"  # sees every bot's logs; starts events

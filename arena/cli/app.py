@@ -51,3 +51,13 @@ db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True, rich_ma
 
 
 app.add_typer(db_app, name="db")
+
+
+user_app = typer.Typer(
+    help="Participants of the competition server (arena serve).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+app.add_typer(user_app, name="user")

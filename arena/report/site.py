@@ -14,6 +14,7 @@ and from any web server, in any folder):
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -35,6 +36,7 @@ from arena.report import stats
 from arena.report.data import GameInfo, SiteData, TournamentInfo, iter_game_logs, load_site
 from arena.report.replay import build_replay, card_names, describe
 from arena.report.svg import interval_bar, rating_chart, scale_of
+from arena.store import games as store_games
 from arena.store.db import engine_of
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -102,6 +104,12 @@ def make_env() -> Environment:
 
 # ---------------------------------------------------------------- the site
 Progress = Callable[[int, int], None]  # (pages written, pages in all)
+Visible = Callable[[str | None], bool]  # may this reader see that bot's faults and logs?
+Sink = Callable[[str, str], None]  # (page's path in the site, its HTML)
+
+
+def _everything(_bot: str | None) -> bool:
+    return True
 
 
 def board_key(variant: str | None, brutal: bool | None) -> str:
@@ -115,11 +123,29 @@ def board_title(variant: str | None, brutal: bool | None) -> str:
 
 class _Site:
     def __init__(
-        self, data: SiteData, out: Path, eng: Engine, progress: Progress | None = None
+        self,
+        data: SiteData,
+        out: Path,
+        eng: Engine,
+        progress: Progress | None = None,
+        *,
+        visible: Visible = _everything,
+        sink: Sink | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
+        """``visible``: whose faults and logs the reader may see (the static report: every
+        bot's; the live site: their own); ``sink(rel, html)`` takes each page instead of
+        a file under ``out``; ``extra``: more context for every template (the live site's
+        reader and forms)."""
         self.data = data
         self.out = out
         self.progress = progress
+        self.visible = visible
+        self.sink = sink
+        self.extra = extra or {}
+        self._info: dict[int, GameInfo] = {}
+        self._neighbours: dict[int, tuple[int | None, int | None]] = {}
+        self._cards: dict[str, dict[str, tuple[str, str]]] = {}
         self.total = 1 + len(data.tournaments) + len(data.bots()) + len(data.games)
         self.env = make_env()
         self.pages = 0
@@ -162,11 +188,19 @@ class _Site:
 
     def write(self, rel: str, template: str, **ctx: Any) -> None:
         root = "../" * rel.count("/")
-        html = self.env.get_template(template).render(root=root, generated=self.generated, **ctx)
-        (self.out / rel).write_text(html, encoding="utf-8")
+        html = self.env.get_template(template).render(
+            root=root, generated=self.generated, **{"live": None, **self.extra, **ctx}
+        )
+        self.put(rel, html)
         self.pages += 1
         if self.progress is not None:
             self.progress(self.pages, self.total)
+
+    def put(self, rel: str, text: str) -> None:
+        if self.sink is not None:
+            self.sink(rel, text)
+        else:
+            (self.out / rel).write_text(text, encoding="utf-8")
 
     # -------------------------------------------------------- pages
     def index(self) -> None:
@@ -219,8 +253,9 @@ class _Site:
                     }
                 )
             rounds.append({"r": r.row, "tables": tables})
-        kinds, fbots, fcounts = stats.fault_table(t.games)
-        faults = [(g, f) for g in t.games for f in g.faults]
+        seen = [self.seen(g) for g in t.games]
+        kinds, fbots, fcounts = stats.fault_table(seen)
+        faults = [(g, f) for g in seen for f in g.faults]
         self.write(
             f"tournament/{t.id}.html",
             "tournament.html",
@@ -242,7 +277,15 @@ class _Site:
             match_of=self.data.match_of,
         )
 
-    def bots(self) -> None:
+    def seen(self, g: GameInfo) -> GameInfo:
+        """The game as this reader may see it: only the faults of bots they may see (and
+        the arena's own, which blame nobody)."""
+        if self.visible is _everything:
+            return g
+        kept = [f for f in g.faults if f.get("bot") is None or self.visible(f.get("bot"))]
+        return g if len(kept) == len(g.faults) else dataclasses.replace(g, faults=kept)
+
+    def bots(self, only: str | None = None) -> None:
         data = self.data
         games_of: dict[str, list[GameInfo]] = defaultdict(list)
         for g in data.games:
@@ -253,6 +296,8 @@ class _Site:
         for (a, b), rec in h2h.items():
             opponents_of[a].append((b, rec))
         for bot in data.bots():
+            if only is not None and bot != only:
+                continue
             ratings = []
             for board in self.boards:
                 rows = self.rows[id(board)]
@@ -285,7 +330,10 @@ class _Site:
                 events.append({"t": t.row, "row": st, "field": len(t.entries)})
             opponents = sorted(opponents_of.get(bot, []), key=lambda o: (-o[1].games, o[0]))
             faults = [
-                (g, f) for g in games_of.get(bot, []) for f in g.faults if f.get("bot") == bot
+                (g, f)
+                for g in games_of.get(bot, [])
+                for f in g.faults
+                if f.get("bot") == bot and self.visible(bot)
             ]
             games = []
             for g in games_of.get(bot, []):
@@ -315,59 +363,64 @@ class _Site:
                 match_of=data.match_of,
             )
 
-    def games(self, eng: Engine) -> None:
+    def games(self, eng: Engine, only: int | None = None) -> None:
+        """Every game's replay page (``only``: just that game's)."""
         data = self.data
-        info = {g.id: g for g in data.games}
-        neighbours: dict[int, tuple[int | None, int | None]] = {}
+        self._info = {g.id: g for g in data.games}
         for t in data.tournaments:
             ids = [g.id for r in t.rounds for m in r.matches for g in m.games]
             for i, gid in enumerate(ids):
-                neighbours[gid] = (
+                self._neighbours[gid] = (
                     ids[i - 1] if i else None,
                     ids[i + 1] if i + 1 < len(ids) else None,
                 )
-        names_cache: dict[str, dict[str, tuple[str, str]]] = {}
-        for gid, choices, events in iter_game_logs(eng):
-            g = info.get(gid)
-            if g is None:  # stored after we loaded the rest: next render
-                continue
-            owner = data.tournament_of.get(g.tournament_id)
-            brutal = bool(owner.row.brutal) if owner is not None else False
-            target = (owner.row.options or {}).get("target_score") if owner is not None else None
-            m = data.match_of.get(g.match_id)
-            rnd = data.round_of.get(m.round_id) if m is not None else None
-            replay = build_replay(
-                g.variant, brutal, len(g.seating), g.seed, choices, events, target
-            )
-            cards = names_cache.get(g.variant)
-            if cards is None:
-                cards = names_cache[g.variant] = card_names(g.variant)
-            seen = _labels(events)
-            payload = {
-                "seats": len(g.seating),
-                "initial": replay.initial_dict(),
-                "steps": replay.patches(),
-                "cards": {lb: list(cards[lb]) for lb in sorted(seen) if lb in cards},
-            }
-            prev_id, next_id = neighbours.get(gid, (None, None))
-            self.write(
-                f"game/{gid}.html",
-                "game.html",
-                g=g,
-                t=owner.row if owner is not None else None,
-                m=m,
-                rnd=rnd,
-                names=g.seating,
-                n_events=len(events),
-                event_items=_event_items(events, g.seating, cards),
-                replay_ok=replay.states is not None,
-                replay_note=replay.note,
-                payload=json_for_script(payload),
-                prev_id=prev_id,
-                next_id=next_id,
-            )
-            lines = "".join(_COMPACT.encode(e) + "\n" for e in events)
-            (self.out / f"game/{gid}.jsonl").write_text(lines, encoding="utf-8")
+        logs = iter_game_logs(eng) if only is None else iter(store_games.logs(eng, only - 1, 1))
+        for gid, choices, events in logs:
+            if only is None or gid == only:
+                self.game(gid, choices, events)
+
+    def game(self, gid: int, choices: list[int], events: list[Any]) -> None:
+        data = self.data
+        g = self._info.get(gid)
+        if g is None:  # stored after we loaded the rest: next render
+            return
+        g = self.seen(g)
+        neighbours, names_cache = self._neighbours, self._cards
+        owner = data.tournament_of.get(g.tournament_id)
+        brutal = bool(owner.row.brutal) if owner is not None else False
+        target = (owner.row.options or {}).get("target_score") if owner is not None else None
+        m = data.match_of.get(g.match_id)
+        rnd = data.round_of.get(m.round_id) if m is not None else None
+        replay = build_replay(g.variant, brutal, len(g.seating), g.seed, choices, events, target)
+        cards = names_cache.get(g.variant)
+        if cards is None:
+            cards = names_cache[g.variant] = card_names(g.variant)
+        seen = _labels(events)
+        payload = {
+            "seats": len(g.seating),
+            "initial": replay.initial_dict(),
+            "steps": replay.patches(),
+            "cards": {lb: list(cards[lb]) for lb in sorted(seen) if lb in cards},
+        }
+        prev_id, next_id = neighbours.get(gid, (None, None))
+        self.write(
+            f"game/{gid}.html",
+            "game.html",
+            g=g,
+            t=owner.row if owner is not None else None,
+            m=m,
+            rnd=rnd,
+            names=g.seating,
+            n_events=len(events),
+            event_items=_event_items(events, g.seating, cards),
+            replay_ok=replay.states is not None,
+            replay_note=replay.note,
+            payload=json_for_script(payload),
+            prev_id=prev_id,
+            next_id=next_id,
+        )
+        lines = "".join(_COMPACT.encode(e) + "\n" for e in events)
+        self.put(f"game/{gid}.jsonl", lines)
 
 
 def _event_items(
@@ -418,3 +471,39 @@ def render_site(
     return RenderResult(
         out=out, pages=site.pages, index=out / "index.html", seconds=time.perf_counter() - t0
     )
+
+
+_PAGE = re.compile(r"(tournament|bot|game)/([A-Za-z0-9_.-]+)\.(html|jsonl)")
+
+
+def render_page(
+    db: str | Engine | None,
+    rel: str,
+    *,
+    visible: Visible = _everything,
+    extra: dict[str, Any] | None = None,
+) -> str | None:
+    """One page of the site, rendered now from the database: ``rel`` is its path as in the
+    static site (``index.html``, ``tournament/3.html``, ``bot/<slug>.html``,
+    ``game/7.html``, ``game/7.jsonl``). None if there is no such page. The live site
+    (arena serve) serves these with ``visible`` and ``extra`` for its reader."""
+    eng = engine_of(db)
+    pages: dict[str, str] = {}
+    site = _Site(
+        load_site(eng), Path("."), eng, visible=visible, sink=pages.__setitem__, extra=extra
+    )
+    if rel == "index.html":
+        site.index()
+    elif m := _PAGE.fullmatch(rel):
+        kind, key, ext = m.groups()
+        if kind == "tournament" and key.isdigit() and ext == "html":
+            t = site.data.tournament_of.get(int(key))
+            if t is not None:
+                site.tournament(t)
+        elif kind == "bot" and ext == "html":
+            name = next((b for b in site.data.bots() if slug(b) == key), None)
+            if name is not None:
+                site.bots(only=name)
+        elif kind == "game" and key.isdigit():
+            site.games(eng, only=int(key))
+    return pages.get(rel)

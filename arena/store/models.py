@@ -15,7 +15,14 @@ from sqlmodel import Field, SQLModel
 
 from arena.bots import BotSource, Command, Image, Policy, Remote, source_dict, source_from_dict
 from arena.seeds import DealKey
-from arena.status import GameStatus, MatchStatus, RoundStatus, TournamentStatus
+from arena.status import (
+    BuildStatus,
+    GameStatus,
+    MatchStatus,
+    Role,
+    RoundStatus,
+    TournamentStatus,
+)
 
 
 def now() -> datetime:
@@ -31,6 +38,35 @@ class Bot(SQLModel, table=True):
     runtime: str = Field(max_length=16)  # process | docker | remote
     created: datetime = Field(default_factory=now)
     removed: bool = Field(default=False)
+    # the participant who uploaded it on the competition server; None: the organiser's
+    owner_id: int | None = Field(default=None, foreign_key="participant.id", index=True)
+
+
+class Participant(SQLModel, table=True):
+    """Someone who signs in to the competition server with a login token (stored hashed,
+    as bot tokens are)."""
+
+    __tablename__ = "participant"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True, max_length=64)
+    token_hash: str = Field(index=True, unique=True, max_length=128)  # sha256 hex
+    role: str = Field(default=Role.PARTICIPANT, max_length=16)  # Role
+    created: datetime = Field(default_factory=now)
+
+
+class Build(SQLModel, table=True):
+    """One bot upload on the competition server: its build log and what came of it."""
+
+    __tablename__ = "build"
+    id: int | None = Field(default=None, primary_key=True)
+    participant_id: int = Field(foreign_key="participant.id", index=True)
+    bot_name: str = Field(max_length=64)
+    status: str = Field(default=BuildStatus.BUILDING, max_length=16)  # BuildStatus
+    detail: str = ""  # why it failed, or what passed
+    log: str = ""  # the build log and the compliance checks (owner and organiser only)
+    version: int | None = None  # the bot version it registered
+    created: datetime = Field(default_factory=now)
+    finished: datetime | None = None
 
 
 class BotVersion(SQLModel, table=True):
