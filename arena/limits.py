@@ -122,6 +122,7 @@ def check_event_games(entries: int, seats: int, rounds: int, games: int) -> int:
         )
     return total
 
+
 # the competition server (arena serve): uploads, their archives, the live pages
 MAX_UPLOAD_BYTES = 10 << 20  # an uploaded archive or .py file, as sent
 MAX_UNPACKED_BYTES = 50 << 20  # what an archive may unpack to, all files together

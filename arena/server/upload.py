@@ -131,8 +131,8 @@ def _tar_members(data: bytes) -> list[Member]:
 def _zip_members(z: zipfile.ZipFile) -> list[Member]:
     members = []
     for info in z.infolist():
-        mode = info.external_attr >> 16
-        if stat.S_ISLNK(mode) or (mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))):
+        kind = stat.S_IFMT(info.external_attr >> 16)  # 0: a zip made without Unix modes
+        if kind not in (0, stat.S_IFREG, stat.S_IFDIR):
             raise UploadRejected(
                 f"the archive holds a symlink or special file ({info.filename!r}): only "
                 f"files and folders"

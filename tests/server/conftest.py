@@ -22,3 +22,14 @@ def serve(tmp_path: Path) -> Iterator[object]:
     yield start
     for s in started:
         s.stop()
+
+
+@pytest.fixture(scope="session")
+def docker_engine() -> object:
+    """The Docker engine with the offline Python base image (skips locally without one;
+    fails under CI)."""
+    from hostkit import docker_client, with_base_image
+
+    client = docker_client("build uploaded bots")
+    with_base_image(client, "build uploaded bots")
+    return client
