@@ -129,7 +129,9 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "user": who.name,
                 "organiser": who.organiser,
                 "csrf": csrf_token(request),
-                "stream": f"{root}api/stream?{query}",
+                # the stream is for those who may read the site (the sign-in page of a
+                # private site has none)
+                "stream": f"{root}api/stream?{query}" if config.read_only or who.signed_in else "",
                 "refresh": refresh,
                 "grpc": config.grpc,
                 "read_only_uploads": False,
