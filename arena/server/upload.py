@@ -86,7 +86,7 @@ def _check(members: list[Member], packed: int) -> None:
 class _Counted(io.RawIOBase):
     """A gzip stream read through a counter: past ``cap`` bytes it refuses to go on."""
 
-    def __init__(self, inner: IO[bytes], cap: int) -> None:
+    def __init__(self, inner: IO[bytes] | gzip.GzipFile, cap: int) -> None:
         self.inner, self.cap, self.read_bytes = inner, cap, 0
 
     def readable(self) -> bool:
@@ -162,12 +162,12 @@ def _unpack(kind: str, data: bytes, dest: Path) -> None:
             with zipfile.ZipFile(io.BytesIO(data)) as z:
                 members = _zip_members(z)
                 _check(members, len(data))
-                for info, m in zip(z.infolist(), members, strict=True):
+                for zinfo, m in zip(z.infolist(), members, strict=True):
                     if m.is_dir:
                         (dest / m.path).mkdir(parents=True, exist_ok=True)
                     else:
-                        with z.open(info) as src:
-                            _write(dest, m, src)
+                        with z.open(zinfo) as zsrc:
+                            _write(dest, m, zsrc)
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError) as e:
             raise UploadRejected(f"the upload is not a readable .zip: {e}") from None
         return
@@ -179,9 +179,9 @@ def _unpack(kind: str, data: bytes, dest: Path) -> None:
                 if m.is_dir:
                     (dest / m.path).mkdir(parents=True, exist_ok=True)
                 else:
-                    src = tar.extractfile(info)
-                    assert src is not None  # a regular file, checked above
-                    _write(dest, m, src)
+                    tsrc = tar.extractfile(info)
+                    assert tsrc is not None  # a regular file, checked above
+                    _write(dest, m, tsrc)
     except (tarfile.TarError, OSError, EOFError) as e:
         raise UploadRejected(f"the upload is not a readable .tar.gz: {e}") from None
 

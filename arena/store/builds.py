@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlmodel import col, select
 
 from arena.status import BuildStatus
@@ -54,7 +56,7 @@ def of(db: Db, participant_id: int, limit: int = 50) -> list[Build]:
         )
 
 
-def since(db: Db, participant_id: int, after: object) -> int:
+def since(db: Db, participant_id: int, after: datetime) -> int:
     """How many builds a participant started after the time ``after`` (the rate limit)."""
     with session(db) as s:
         rows = s.exec(

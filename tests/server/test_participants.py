@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from serverkit import add_user, csrf_of, signed_in
+from serverkit import add_user, csrf_of, signed_in, wait_for
 
 
 def _tar(files: dict[str, str]) -> bytes:
@@ -150,3 +150,95 @@ def test_anonymous_visitors_read_a_read_only_site_but_cannot_upload(
     assert api.status_code == 401
     assert anon.get("/api/bots").json() == []
     assert anon.get("/me.html").headers["location"] == "/signin.html"
+
+
+def test_uploads_past_the_hourly_limit_are_refused(tmp_path: Path, serve: Any) -> None:
+    from arena import limits
+
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    alice = add_user(db, "alice")
+    server = serve(db)
+    api = server.client()
+    auth = {"authorization": f"Bearer {alice}"}
+
+    def upload() -> httpx.Response:
+        files = {"file": ("bot.tar.gz", MISSING_BASE, "application/gzip")}
+        return api.post("/api/me/bots", data={"name": "box"}, files=files, headers=auth)
+
+    for _ in range(limits.UPLOADS_PER_HOUR):
+        assert upload().status_code == 422  # taken, refused by the build plan (no base)
+    refused = upload()
+    assert refused.status_code == 429 and "uploads an hour" in refused.json()["detail"]
+    assert len(api.get("/api/me/builds", headers=auth).json()) == limits.UPLOADS_PER_HOUR
+
+
+def test_a_bots_faults_and_stderr_are_shown_to_its_owner_and_the_organiser_only(
+    tmp_path: Path, serve: Any
+) -> None:
+    import sys
+
+    from arena.participants import sign_in
+    from arena.registry import add_bot
+    from arena.report.site import slug
+
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    alice, bob = add_user(db, "alice"), add_user(db, "bob")
+    org = add_user(db, "org", organiser=True)
+    owner = sign_in(db, alice)
+    assert owner is not None
+    crasher = Path(__file__).resolve().parents[1] / "bots" / "crash_at_start.py"
+    add_bot(db, "alice-crash", command=f"{sys.executable} {crasher}", owner_id=owner.id)
+    server = serve(db, "--read-only")
+    api = server.client()
+    event = {"bots": ["alice-crash", "builtin:ev"], "seats": 2, "rounds": 1, "games": 2}
+    r = api.post("/api/tournaments", json=event, headers={"authorization": f"Bearer {org}"})
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    wait_for(
+        lambda: api.get(f"/api/tournaments/{tid}").json()["status"] == "completed",
+        120,
+        "the event to finish",
+    )
+    stderr = "crash-at-start: giving up before connecting"
+    page = f"/bot/{slug('alice-crash')}.html"
+    for token in (alice, org):
+        shown = api.get(page, headers={"authorization": f"Bearer {token}"}).text
+        assert stderr in shown
+        faults = api.get(
+            "/api/bots/alice-crash/faults", headers={"authorization": f"Bearer {token}"}
+        )
+        assert faults.status_code == 200 and stderr in faults.json()[0]["log_tail"]
+        assert (
+            "INIT_FAIL"
+            in api.get(f"/tournament/{tid}.html", headers={"authorization": f"Bearer {token}"}).text
+        )
+    for headers in ({"authorization": f"Bearer {bob}"}, {}):  # another participant, the public
+        assert stderr not in api.get(page, headers=headers).text
+        assert "No faults" in api.get(page, headers=headers).text
+        assert "INIT_FAIL" not in api.get(f"/tournament/{tid}.html", headers=headers).text
+        assert api.get("/api/bots/alice-crash/faults", headers=headers).status_code == 404
+
+
+def test_user_add_prints_the_login_token_once_and_refuses_a_taken_name(tmp_path: Path) -> None:
+    from arenacli import run_arena
+
+    from arena.participants import sign_in
+
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    r = run_arena("user", "add", "carol", "--db", db)
+    assert r.returncode == 0, r.stderr
+    token = r.stdout.split("store it now): ")[1].strip()
+    p = sign_in(db, token)
+    assert p is not None and p.name == "carol" and p.role == "participant"
+    from sqlalchemy import create_engine, text
+
+    eng = create_engine(db)
+    with eng.connect() as c:
+        stored = c.execute(text("SELECT token_hash FROM participant")).scalar_one()
+    eng.dispose()
+    assert token not in stored and len(stored) == 64  # only its SHA-256 is kept
+    again = run_arena("user", "add", "carol", "--db", db)
+    assert again.returncode == 1
+    assert again.stderr.strip() == "error: a participant named 'carol' exists already"
+    bad = run_arena("user", "add", "no spaces", "--db", db)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: ")
