@@ -46,6 +46,7 @@ from arena.server.auth import (
     require_organiser,
     visibility,
 )
+from arena.server.body_limit import BodyLimit
 from arena.server.events import EventRunner
 from arena.server.uploads import TooMany, Uploads
 from arena.store import bots as store_bots
@@ -53,6 +54,7 @@ from arena.store import builds, changes
 from arena.store.db import get_engine
 from arena.store.models import Build
 
+BODY_OVERHEAD = 1 << 20  # bytes a multipart form may add to an upload
 ASSETS = {"style.css": "text/css", "replay.js": "text/javascript", "live.js": "text/javascript"}
 
 
@@ -111,6 +113,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         same_site="lax",
         max_age=14 * 24 * 3600,
     )
+    # no body beyond an upload and its form's overhead is even read
+    app.add_middleware(BodyLimit, cap=limits.MAX_UPLOAD_BYTES + BODY_OVERHEAD)
     app.state.db = eng
     app.state.config = config
     app.state.runner = runner
@@ -395,7 +399,8 @@ def create_app(config: ServerConfig) -> FastAPI:
 
         entries = []
         for value in event.bots:
-            name, source, version = parse_source(value, str(eng.url), param="bots")
+            url = eng.url.render_as_string(hide_password=False)
+            name, source, version = parse_source(value, url, param="bots")
             entries.append(EntrySpec(name, source, bot_version_id=version.id if version else None))
         tid = create_tournament(
             TournamentConfig(

@@ -93,9 +93,9 @@ def _stored(db: str, tid: int) -> dict[int, tuple[int, int, str]]:
 
 @pytest.mark.timeout(300)
 def test_a_server_killed_mid_event_loses_nothing_and_the_event_resumes(
-    tmp_path: Path, serve: Any
+    db_url: str, serve: Any
 ) -> None:
-    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    db = db_url  # SQLite and PostgreSQL
     org = add_user(db, "org", organiser=True)
     server = serve(db)
     tid = start_event(server, org)

@@ -41,9 +41,9 @@ def _upload(c: httpx.Client, name: str, data: bytes, filename: str = "bot.tar.gz
 
 
 def test_a_participant_sees_and_manages_only_their_own_bots_pages_and_api(
-    tmp_path: Path, serve: Any
+    db_url: str, serve: Any
 ) -> None:
-    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    db = db_url  # SQLite and PostgreSQL
     alice, bob = add_user(db, "alice"), add_user(db, "bob")
     organiser = add_user(db, "org", organiser=True)
     server = serve(db)

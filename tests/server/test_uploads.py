@@ -155,6 +155,18 @@ def test_a_bad_upload_is_refused_with_a_clear_message_and_nothing_stored(
     assert not Path("/tmp/absolute.txt").exists()
 
 
+def test_a_body_far_over_the_upload_limit_is_refused_before_it_is_read(
+    one_server: tuple[Server, str],
+) -> None:
+    server, db = one_server
+    token = add_participant(db, f"p{uuid.uuid4().hex[:8]}").token
+    c = server.client()
+    r = post(c, token, "huge", "huge.tar.gz", b"\0" * (3 * limits.MAX_UPLOAD_BYTES))
+    assert r.status_code == 413 and "larger than" in r.json()["detail"]
+    auth = {"authorization": f"Bearer {token}"}
+    assert c.get("/api/me/builds", headers=auth).json() == []
+
+
 def _no_image(docker_engine: Any, name: str) -> bool:
     return not [i for i in docker_engine.images.list() if any(name in t for t in i.tags)]
 
