@@ -19,6 +19,7 @@ import hashlib
 import json
 import re
 import shutil
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -476,6 +477,41 @@ def render_site(
 _PAGE = re.compile(r"(tournament|bot|game)/([A-Za-z0-9_.-]+)\.(html|jsonl)")
 
 
+class LiveSite:
+    """The site as one reader may see it, loaded once from the database and rendered a
+    page at a time (the live site keeps one per database version and kind of reader)."""
+
+    def __init__(self, db: str | Engine | None, visible: Visible = _everything) -> None:
+        self.eng = engine_of(db)
+        self._pages: dict[str, str] = {}
+        self._site = _Site(
+            load_site(self.eng), Path("."), self.eng, visible=visible, sink=self._pages.__setitem__
+        )
+        self._lock = threading.Lock()
+
+    def render(self, rel: str, extra: dict[str, Any] | None = None) -> str | None:
+        """One page (see :func:`render_page`) with ``extra`` in its templates' context."""
+        with self._lock:
+            self._pages.clear()
+            site = self._site
+            site.extra = extra or {}
+            if rel == "index.html":
+                site.index()
+            elif m := _PAGE.fullmatch(rel):
+                kind, key, ext = m.groups()
+                if kind == "tournament" and key.isdigit() and ext == "html":
+                    t = site.data.tournament_of.get(int(key))
+                    if t is not None:
+                        site.tournament(t)
+                elif kind == "bot" and ext == "html":
+                    name = next((b for b in site.data.bots() if slug(b) == key), None)
+                    if name is not None:
+                        site.bots(only=name)
+                elif kind == "game" and key.isdigit():
+                    site.games(self.eng, only=int(key))
+            return self._pages.get(rel)
+
+
 def render_page(
     db: str | Engine | None,
     rel: str,
@@ -487,23 +523,4 @@ def render_page(
     static site (``index.html``, ``tournament/3.html``, ``bot/<slug>.html``,
     ``game/7.html``, ``game/7.jsonl``). None if there is no such page. The live site
     (arena serve) serves these with ``visible`` and ``extra`` for its reader."""
-    eng = engine_of(db)
-    pages: dict[str, str] = {}
-    site = _Site(
-        load_site(eng), Path("."), eng, visible=visible, sink=pages.__setitem__, extra=extra
-    )
-    if rel == "index.html":
-        site.index()
-    elif m := _PAGE.fullmatch(rel):
-        kind, key, ext = m.groups()
-        if kind == "tournament" and key.isdigit() and ext == "html":
-            t = site.data.tournament_of.get(int(key))
-            if t is not None:
-                site.tournament(t)
-        elif kind == "bot" and ext == "html":
-            name = next((b for b in site.data.bots() if slug(b) == key), None)
-            if name is not None:
-                site.bots(only=name)
-        elif kind == "game" and key.isdigit():
-            site.games(eng, only=int(key))
-    return pages.get(rel)
+    return LiveSite(db, visible).render(rel, extra)

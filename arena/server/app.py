@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,7 +35,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from arena import leaderboard, limits
 from arena.errors import ArenaError, UsageProblem
-from arena.report.site import TEMPLATES, make_env, render_page, slug
+from arena.report.site import TEMPLATES, LiveSite, make_env, slug
 from arena.runtime.build_sandbox import format_size
 from arena.server import live
 from arena.server.auth import (
@@ -89,6 +90,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     uploads = Uploads(eng)
     runner = EventRunner(eng, config.grpc)
     env = make_env()
+    sites = Sites(eng)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -150,11 +152,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         who = reader(request)
         if not (config.read_only or who.signed_in):
             return RedirectResponse("/signin.html", 303)
-        html = render_page(
-            eng,
-            rel,
-            visible=visibility(eng, who),
-            extra=context(request, who, rel, refresh=not rel.startswith("game/")),
+        html = sites.get(who).render(
+            rel, context(request, who, rel, refresh=not rel.startswith("game/"))
         )
         if html is None:
             raise HTTPException(404, f"no page {rel}")
@@ -531,6 +530,30 @@ def create_app(config: ServerConfig) -> FastAPI:
         return FileResponse(TEMPLATES / asset, media_type=ASSETS[asset])
 
     return app
+
+
+class Sites:
+    """The loaded site of each kind of reader (the organiser, each participant, the
+    public) at the database's current version: pages of an unchanged database are not
+    loaded again; a change drops them all."""
+
+    def __init__(self, eng: Any, keep: int = 32) -> None:
+        self.eng = eng
+        self.keep = keep
+        self._sites: dict[tuple[str, str], LiveSite] = {}
+        self._lock = threading.Lock()
+
+    def get(self, who: Reader) -> LiveSite:
+        version = changes.version(self.eng)
+        kind = "organiser" if who.organiser else f"p{who.id}" if who.signed_in else "public"
+        with self._lock:
+            site = self._sites.get((version, kind))
+            if site is None:
+                self._sites = {k: v for k, v in self._sites.items() if k[0] == version}
+                if len(self._sites) >= self.keep:
+                    self._sites.clear()
+                site = self._sites[(version, kind)] = LiveSite(self.eng, visibility(self.eng, who))
+            return site
 
 
 def _build_dict(b: Build, *, log: bool) -> dict[str, Any]:
