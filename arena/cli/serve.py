@@ -6,12 +6,27 @@ from typing import Annotated
 
 import typer
 
+from arena import limits
 from arena.cli.app import app, emit_json, err, out, user_app
 from arena.cli.options import DbOpt, JsonOpt
 from arena.errors import UsageProblem
+from arena.runtime.build_sandbox import format_size
+
+_SERVE_HELP = f"""Serve the competition site: the report's pages, live (leaderboards, events
+with their progress, bots, replays), participants' sign-in, bot uploads (built offline in
+the sandbox, checked with the compliance suite, registered when they pass) and a JSON API
+(documented at /openapi.json and /docs). Events created on the site run in this process,
+one at a time, and unfinished ones are resumed when it starts.
+
+Uploads: at most {format_size(limits.MAX_UPLOAD_BYTES)}, unpacking to at most
+{format_size(limits.MAX_UNPACKED_BYTES)} in {limits.MAX_ARCHIVE_MEMBERS:,} files (and at
+most {limits.MAX_COMPRESSION_RATIO} times the upload's size); {limits.UPLOADS_PER_HOUR}
+uploads an hour per participant; each build {limits.UPLOAD_BUILD_TIMEOUT:g} s. Set
+ARENA_SECRET to keep sign-ins across restarts (otherwise a fresh key signs the session
+cookies)."""
 
 
-@app.command("serve")
+@app.command("serve", help=_SERVE_HELP)
 def serve(
     listen: Annotated[
         str,
@@ -36,16 +51,7 @@ def serve(
     ] = False,
     db: DbOpt = None,
 ) -> None:
-    """Serve the competition site: the report's pages, live (leaderboards, events with
-    their progress, bots, replays), participants' sign-in, bot uploads (built offline in
-    the sandbox, checked with the compliance suite, registered when they pass) and a JSON
-    API (documented at /docs). Events created on the site run in this process, and
-    unfinished ones are resumed when it starts.
-
-    Uploads: at most 10 MiB, unpacking to at most 50 MiB in 1,000 files; 10 uploads an
-    hour per participant; each build 300 s. Set ARENA_SECRET to keep sign-ins across
-    restarts (otherwise a fresh key signs the session cookies).
-    """
+    """The competition server (its help, _SERVE_HELP, states the limits of arena.limits)."""
     import os
 
     import uvicorn
