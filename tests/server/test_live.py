@@ -125,3 +125,58 @@ def test_a_server_killed_mid_event_loses_nothing_and_the_event_resumes(
     assert len({(m, i) for m, i, _ in after.values()}) == TOTAL  # no game twice
     page = api.get(f"/tournament/{tid}.html", headers=auth)
     assert page.status_code == 200 and f"{TOTAL}</span> games played" in page.text
+
+
+@pytest.mark.timeout(300)
+def test_a_participants_remote_bot_plays_the_servers_event_over_its_grpc_address(
+    tmp_path: Path, serve: Any
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from serverkit import free_port
+
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    alice = add_user(db, "alice")
+    org = add_user(db, "org", organiser=True)
+    grpc = f"127.0.0.1:{free_port()}"
+    server = serve(db, "--grpc", grpc)
+    api = server.client()
+    made = api.post(
+        "/api/me/remote", json={"name": "far"}, headers={"authorization": f"Bearer {alice}"}
+    )
+    assert made.status_code == 201, made.text
+    root = Path(__file__).resolve().parents[2]
+    bot = subprocess.Popen(
+        [sys.executable, str(root / "bots/examples/python/threshold/bot.py"), "22"],
+        env={**os.environ, "ARENA_ADDRESS": grpc, "ARENA_TOKEN": made.json()["token"]},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        event = {
+            "bots": ["far", "builtin:ev", "builtin:random"],
+            "seats": 3,
+            "rounds": 2,
+            "games": 2,
+        }
+        r = api.post("/api/tournaments", json=event, headers={"authorization": f"Bearer {org}"})
+        assert r.status_code == 201, r.text
+        tid = r.json()["id"]
+        auth = {"authorization": f"Bearer {org}"}
+        wait_for(
+            lambda: (
+                api.get(f"/api/tournaments/{tid}", headers=auth).json()["status"] == "completed"
+            ),
+            240,
+            "the event with the remote bot to finish",
+        )
+        assert bot.wait(60) == 0, bot.stderr.read() if bot.stderr else ""  # said goodbye
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+    standings = api.get(f"/api/tournaments/{tid}", headers=auth).json()["standings"]
+    assert {s["bot"]: s["games"] for s in standings}["far"] == 4
+    faults = api.get("/api/bots/far/faults", headers={"authorization": f"Bearer {alice}"})
+    assert faults.status_code == 200 and faults.json() == []  # it answered every decision
