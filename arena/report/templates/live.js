@@ -2,6 +2,17 @@
 // events and refreshes what the page shows, without a reload.
 (function () {
   "use strict";
+  // an upload is built and checked before the answer comes: say so while it is
+  var upload = document.getElementById("upload-form");
+  if (upload) {
+    upload.addEventListener("submit", function () {
+      var button = upload.querySelector("button");
+      if (button) {
+        button.disabled = true;
+        button.textContent = "Building and checking (about a minute)…";
+      }
+    });
+  }
   var source = document.body.getAttribute("data-stream");
   var main = document.querySelector("main");
   if (!source || !window.EventSource || !main) return;
