@@ -87,8 +87,10 @@ def submit_bot(
 
 
 def remove_image(built: BuiltImage) -> None:
-    """Drop an image that will not be registered (its tag and its own layers)."""
+    """Drop an image that will not be registered: its tag goes, and with it the image
+    unless another tag names the same image (an identical build is not someone else's
+    loss)."""
     from arena.runtime.docker import docker_client
 
     with contextlib.suppress(Exception):
-        docker_client().api.remove_image(built.id, force=True)
+        docker_client().api.remove_image(built.tag)
