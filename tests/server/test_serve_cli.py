@@ -35,3 +35,32 @@ def test_serve_help_states_the_upload_limits() -> None:
     text = " ".join(r.stdout.split())
     assert f"{limits.UPLOADS_PER_HOUR} uploads an hour" in text
     assert "[default: 127.0.0.1:8077]" in text
+
+
+def test_the_static_report_has_none_of_the_live_sites_parts(tmp_path: Path) -> None:
+    from arena.report import render_site
+    from arena.report.site import render_page
+
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    result = render_site(db, tmp_path / "out")
+    html = result.index.read_text()
+    assert "live.js" not in html and "Sign in" not in html and "data-stream" not in html
+    assert not (tmp_path / "out" / "live.js").exists()
+    assert "Static report rendered" in html
+    # the live site renders the very same template, with its parts
+    live = render_page(
+        db,
+        "index.html",
+        extra={
+            "live": {
+                "user": None,
+                "organiser": False,
+                "csrf": "t",
+                "stream": "api/stream",
+                "refresh": True,
+                "grpc": None,
+                "read_only_uploads": False,
+            }
+        },
+    )
+    assert live is not None and "live.js" in live and 'data-stream="api/stream"' in live
