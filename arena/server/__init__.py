@@ -8,5 +8,6 @@ a JSON API; the gRPC gateway for remote bots, used by the events the server runs
 * :mod:`~arena.server.uploads` — an upload through the build sandbox to a bot version;
 * :mod:`~arena.server.upload` — archives checked before they are unpacked;
 * :mod:`~arena.server.events` — the events the server runs, one at a time, resumed at start;
-* :mod:`~arena.server.live` — server-sent events from polling the database.
+* :mod:`~arena.server.live` — server-sent events from polling the database;
+* :mod:`~arena.server.body_limit` — request bodies capped as they arrive.
 """
