@@ -170,3 +170,13 @@ LADDER_REFIT_FRACTION = 0.05  # this fraction of all games, whichever is more
 LADDER_REFIT_SECONDS = 60.0  # ...and at least this often while games are stored
 LADDER_TABLES_PER_ROUND = 100  # a ladder's tables are stored in rounds of this many
 MAX_LADDER_GAMES = 10_000_000  # --max-games of one run
+
+# the competition server (arena serve): uploads, their archives, the live pages
+MAX_UPLOAD_BYTES = 10 << 20  # an uploaded archive or .py file, as sent
+MAX_UNPACKED_BYTES = 50 << 20  # what an archive may unpack to, all files together
+MAX_ARCHIVE_MEMBERS = 1000  # files and folders in one archive
+MAX_COMPRESSION_RATIO = 200  # unpacked / packed size: above it the archive is a bomb
+UPLOADS_PER_HOUR = 10  # uploads one participant may start within an hour
+UPLOAD_BUILD_TIMEOUT = 300.0  # seconds for the build of one upload
+LIVE_POLL = 0.5  # seconds between the live pages' looks at the database
+LIVE_KEEPALIVE = 15.0  # seconds between comments on an idle event stream

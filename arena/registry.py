@@ -36,6 +36,16 @@ def label(bot: Bot, version: BotVersion) -> str:
     return version_label(bot.name, version.version)
 
 
+def new_token() -> str:
+    """A fresh random token (remote bots, participants' logins): shown once, never stored."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 def check_name(name: str) -> str:
     """A bot name's validation (arena.names): a usage error for a bad one."""
     return check_bot_name(name)
@@ -49,13 +59,15 @@ def add_bot(
     image: str | None = None,
     digest: str | None = None,
     remote: bool = False,
+    owner_id: int | None = None,
 ) -> Added:
-    """Register a bot, or a new version of an existing one (same name, same runtime)."""
+    """Register a bot, or a new version of an existing one (same name, same runtime);
+    ``owner_id``: the participant it belongs to (the competition server)."""
     check_name(name)
     if (command is not None) + (image is not None) + remote != 1:
         raise ArenaError("give exactly one of --cmd, --image or --remote")
     runtime = "process" if command is not None else "docker" if image is not None else "remote"
-    token = secrets.token_urlsafe(32) if remote else None
+    token = new_token() if remote else None
     bot, version = bots.add_version(
         db,
         name,
@@ -63,7 +75,8 @@ def add_bot(
         command=command,
         image=image,
         digest=digest,
-        token_hash=hashlib.sha256(token.encode()).hexdigest() if token else None,
+        token_hash=hash_token(token) if token else None,
+        owner_id=owner_id,
     )
     return Added(bot, version, token)
 

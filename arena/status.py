@@ -45,3 +45,16 @@ class LadderBotStatus(StrEnum):
     ACTIVE = "active"  # the bot's latest version: it plays
     RETIRED = "retired"  # an older version (or a removed bot): its games stay, it plays no more
     SUSPENDED = "suspended"  # crashed too often: plays no more until its owner re-enables it
+
+
+class BuildStatus(StrEnum):
+    BUILDING = "building"  # the upload is being built and checked
+    PASSED = "passed"  # built, checked and registered as a new version
+    FAILED = "failed"  # refused, failed to build or failed the check: nothing registered
+
+
+class Role(StrEnum):
+    """What a participant of the competition server may do."""
+
+    PARTICIPANT = "participant"  # manages their own bots
+    ORGANISER = "organiser"  # sees every bot's logs; starts events

@@ -6,6 +6,7 @@
 * :mod:`~arena.cli.play` — ``simulate``, ``match``, ``sandbox``;
 * :mod:`~arena.cli.events` — ``tournament`` (run, resume, list) and ``demo``;
 * :mod:`~arena.cli.results` — ``leaderboard``, ``report``, ``db upgrade``;
+* :mod:`~arena.cli.serve` — ``serve`` (the competition server) and ``user add``;
 * :mod:`~arena.cli.main` — ``main()``/``entry()``: one-line errors and exit codes.
 
 Conventions for every command: ``--help``; readable one-line errors (exit 2 for usage

@@ -155,6 +155,12 @@ ladder_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
+user_app = typer.Typer(
+    help="Participants of the competition server (arena serve).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 
 
 app.add_typer(ladder_app, name="ladder")
+app.add_typer(user_app, name="user")

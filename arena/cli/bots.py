@@ -330,10 +330,10 @@ def bot_submit(
     Every image the Dockerfile starts FROM must already be in the engine (never pulled):
     a missing one is named with its offline recipe (exit 2).
     """
-    from arena.registry import add_bot, check_name, latest
-    from arena.runtime.build import bot_image_tag, build_image, parse_build_args
+    from arena.registry import check_name
+    from arena.runtime.build import parse_build_args
     from arena.runtime.build_sandbox import BuildLimits
-    from arena.store.db import read_engine
+    from arena.submit import submit_bot
 
     check_name(name)
     if not path.is_dir():
@@ -353,19 +353,33 @@ def bot_submit(
         )
     except ValueError as e:
         raise UsageProblem(str(e)) from None
-    found = latest(read_engine(db), name)  # nothing is created before the build succeeds
-    version = (found[1].version + 1) if found else 1
-    tag = bot_image_tag(name, version)
 
     def echo(line: str) -> None:
         if err.is_terminal:
             err.print(line.rstrip(), markup=False, highlight=False)
 
-    built = build_image(path, tag, base=base, build_args=args, limits=build_limits, on_line=echo)
+    def say(msg: str) -> None:
+        if err.is_terminal:
+            err.print(f"check: {msg}", markup=False, style="dim")
+
+    def run(coro: Any) -> Any:
+        return interrupt.run(coro, "bot submit interrupted: the bot was stopped and not registered")
+
+    submitted = submit_bot(
+        db,
+        path,
+        name,
+        base=base,
+        build_args=args,
+        limits=build_limits,
+        on_line=echo,
+        progress=say,
+        skip_check=skip_check,
+        run=run,
+    )
+    built, checks, failed = submitted.built, submitted.checks, submitted.failed
     for warning in built.warnings:
         err.print(f"warning: {warning}", markup=False, soft_wrap=True)
-    checks = None if skip_check else submit_checks(built.id)
-    failed = [c for c in checks or [] if not c.ok]
     data: dict[str, Any] = {
         "name": name,
         "runtime": "docker",
@@ -388,7 +402,8 @@ def bot_submit(
             f"checks failed (the image stays as {built.tag}: 'arena bot check "
             f"docker:{built.tag}' shows them all; --skip-check registers it anyway)"
         )
-    added = add_bot(db, name, image=built.tag, digest=built.id)
+    added = submitted.added
+    assert added is not None  # registered: no check failed
     data["version"] = added.version.version
     data["version_id"] = added.version.id
     data["label"] = added.label
@@ -401,21 +416,6 @@ def bot_submit(
         f"built {built.tag} ({built.id[:19]}); {passed}{added_line(added)}",
         markup=False,
         soft_wrap=True,
-    )
-
-
-def submit_checks(image: str) -> list[Any]:
-    """``bot submit``'s compliance run on the freshly built image (progress on stderr)."""
-    from arena.bots import Image
-    from arena.check import run_checks
-
-    def say(msg: str) -> None:
-        if err.is_terminal:
-            err.print(f"check: {msg}", markup=False, style="dim")
-
-    return interrupt.run(
-        run_checks(Image(image), progress=say),
-        "bot submit interrupted: the bot was stopped and not registered",
     )
 
 

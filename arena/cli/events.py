@@ -547,6 +547,15 @@ def demo(
     seed: SeedOpt = None,
     out_dir: ReportDirOpt = None,
     workers_: WorkersOpt = None,
+    serve: Annotated[
+        bool,
+        typer.Option(
+            "--serve",
+            help="Then leave the competition server running (arena serve --read-only on "
+            "127.0.0.1:8077) over the demo's database, with a participant 'demo' whose "
+            "login token is printed when it is made.",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -583,3 +592,12 @@ def demo(
     tid = create_tournament(cfg, db)
     err.print(f"demo tournament {tid}: {len(entries)} example bots, Swiss, {rounds} rounds")
     run_and_report(db, tid, as_json, report_dir(db, out_dir), workers=n_workers)
+    if serve:
+        from arena.cli.serve import serve as serve_site
+        from arena.participants import add_participant
+        from arena.store import participants
+
+        if not any(p.name == "demo" for p in participants.every(db)):
+            made = add_participant(db, "demo")
+            err.print(f"participant demo's login token (shown once): {made.token}", soft_wrap=True)
+        serve_site(read_only=True, db=db)

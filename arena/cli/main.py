@@ -12,7 +12,7 @@ import sys
 import typer
 
 # the command modules register their commands on the app as they are imported
-from arena.cli import abtest, bots, events, ladder, play, results  # noqa: F401
+from arena.cli import abtest, bots, events, ladder, play, results, serve  # noqa: F401
 from arena.cli.app import app, err
 from arena.errors import ArenaError, UsageProblem
 

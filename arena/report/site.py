@@ -19,10 +19,12 @@ organiser's own copy with all of them, and every page says so.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
 import shutil
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
@@ -42,6 +44,7 @@ from arena.report.moves import Move, bust_text, mark_forfeits, option_texts, que
 from arena.report.privacy import Shown
 from arena.report.replay import build_replay, card_names, describe
 from arena.report.svg import interval_bar, rating_chart, scale_of, score_chart
+from arena.store import games as store_games
 from arena.store.db import describe as describe_db
 from arena.store.db import engine_of
 
@@ -140,6 +143,25 @@ def make_env() -> Environment:
 
 # ---------------------------------------------------------------- the site
 Progress = Callable[[int, int], None]  # (pages written, pages in all)
+Visible = Callable[[str | None], bool]  # may this reader see that bot's faults and logs?
+Sink = Callable[[str, str], None]  # (page's path in the site, its HTML)
+
+
+def _everything(_bot: str | None) -> bool:
+    return True
+
+
+class LiveShown(Shown):
+    """What the live site shows one reader: paths shortened as in the public report, and
+    the logs of the faults left after :meth:`_Site.seen` kept only the bots this reader
+    may see (their own; the organiser: every bot's)."""
+
+    def __init__(self) -> None:
+        super().__init__(private=False)
+
+    def log(self, fault: dict[str, object]) -> str | None:
+        tail = fault.get("log_tail") or fault.get("log")
+        return str(tail) if tail else None
 
 
 def board_key(variant: str | None, brutal: bool | None) -> str:
@@ -159,12 +181,27 @@ class _Site:
         eng: Engine,
         progress: Progress | None = None,
         private: bool = False,
+        *,
+        visible: Visible = _everything,
+        sink: Sink | None = None,
+        extra: dict[str, Any] | None = None,
+        shown: Shown | None = None,
     ) -> None:
+        """``visible``: whose faults and logs the reader may see (the static report: every
+        bot's; the live site: their own); ``sink(rel, html)`` takes each page instead of
+        a file under ``out``; ``extra``: more context for every template (the live site's
+        reader and forms); ``shown``: the text filters (default: public or private)."""
         self.data = data
         self.out = out
         self.progress = progress
+        self.visible = visible
+        self.sink = sink
+        self.extra = extra or {}
+        self._info: dict[int, GameInfo] = {}
+        self._neighbours: dict[int, tuple[int | None, int | None]] = {}
+        self._cards: dict[str, dict[str, tuple[str, str]]] = {}
         self.tests = abtests.load(eng)
-        self.shown = Shown(private)
+        self.shown = shown or Shown(private)
         self.database = describe_db(eng.url) if private else None  # never a password
         self.total = (
             1 + len(data.tournaments) + len(data.bots()) + len(data.games) + len(self.tests)
@@ -217,12 +254,18 @@ class _Site:
             private=self.shown.private,
             shown=self.shown,
             database=self.database,
-            **ctx,
+            **{"live": None, **self.extra, **ctx},
         )
-        (self.out / rel).write_text(html, encoding="utf-8")
+        self.put(rel, html)
         self.pages += 1
         if self.progress is not None:
             self.progress(self.pages, self.total)
+
+    def put(self, rel: str, text: str) -> None:
+        if self.sink is not None:
+            self.sink(rel, text)
+        else:
+            (self.out / rel).write_text(text, encoding="utf-8")
 
     # -------------------------------------------------------- pages
     def index(self) -> None:
@@ -276,8 +319,9 @@ class _Site:
                     }
                 )
             rounds.append({"r": r.row, "tables": tables})
-        kinds, fbots, fcounts = stats.fault_table(t.games)
-        faults = [(g, f) for g in t.games for f in g.faults]
+        seen = [self.seen(g) for g in t.games]
+        kinds, fbots, fcounts = stats.fault_table(seen)
+        faults = [(g, f) for g in seen for f in g.faults]
         self.write(
             f"tournament/{t.id}.html",
             "tournament.html",
@@ -299,7 +343,15 @@ class _Site:
             match_of=self.data.match_of,
         )
 
-    def bots(self) -> None:
+    def seen(self, g: GameInfo) -> GameInfo:
+        """The game as this reader may see it: only the faults of bots they may see (and
+        the arena's own, which blame nobody)."""
+        if self.visible is _everything:
+            return g
+        kept = [f for f in g.faults if f.get("bot") is None or self.visible(f.get("bot"))]
+        return g if len(kept) == len(g.faults) else dataclasses.replace(g, faults=kept)
+
+    def bots(self, only: str | None = None) -> None:
         data = self.data
         games_of: dict[str, list[GameInfo]] = defaultdict(list)
         for g in data.games:
@@ -310,6 +362,8 @@ class _Site:
         for (a, b), rec in h2h.items():
             opponents_of[a].append((b, rec))
         for bot in data.bots():
+            if only is not None and bot != only:
+                continue
             ratings = []
             for board in self.boards:
                 rows = self.rows[id(board)]
@@ -342,7 +396,10 @@ class _Site:
                 events.append({"t": t.row, "row": st, "field": len(t.entries)})
             opponents = sorted(opponents_of.get(bot, []), key=lambda o: (-o[1].games, o[0]))
             faults = [
-                (g, f) for g in games_of.get(bot, []) for f in g.faults if f.get("bot") == bot
+                (g, f)
+                for g in games_of.get(bot, [])
+                for f in g.faults
+                if f.get("bot") == bot and self.visible(bot)
             ]
             games = []
             for g in games_of.get(bot, []):
@@ -372,72 +429,78 @@ class _Site:
                 match_of=data.match_of,
             )
 
-    def games(self, eng: Engine) -> None:
+    def games(self, eng: Engine, only: int | None = None) -> None:
+        """Every game's replay page (``only``: just that game's)."""
         data = self.data
-        info = {g.id: g for g in data.games}
-        neighbours: dict[int, tuple[int | None, int | None]] = {}
+        self._info = {g.id: g for g in data.games}
         for t in data.tournaments:
             ids = [g.id for r in t.rounds for m in r.matches for g in m.games]
             for i, gid in enumerate(ids):
-                neighbours[gid] = (
+                self._neighbours[gid] = (
                     ids[i - 1] if i else None,
                     ids[i + 1] if i + 1 < len(ids) else None,
                 )
-        names_cache: dict[str, dict[str, tuple[str, str]]] = {}
-        for gid, choices, events in iter_game_logs(eng):
-            g = info.get(gid)
-            if g is None:  # stored after we loaded the rest: next render
-                continue
-            owner = data.tournament_of.get(g.tournament_id)
-            brutal = bool(owner.row.brutal) if owner is not None else False
-            target = (owner.row.options or {}).get("target_score") if owner is not None else None
-            m = data.match_of.get(g.match_id)
-            rnd = data.round_of.get(m.round_id) if m is not None else None
-            replay = build_replay(
-                g.variant, brutal, len(g.seating), g.seed, choices, events, target
-            )
-            cards = names_cache.get(g.variant)
-            if cards is None:
-                cards = names_cache[g.variant] = card_names(g.variant)
-            seen = _labels(events)
-            forfeits = mark_forfeits(replay.moves, g.faults)
-            words: dict[str, int] = {}  # the moves' texts, each once (see _move_row)
-            move_rows = [_move_row(mv, g.seating, cards, words) for mv in replay.moves]
-            payload = {
-                "seats": len(g.seating),
-                "names": list(g.seating),
-                "initial": replay.initial_dict(),
-                "steps": replay.patches(),
-                "cards": {lb: list(cards[lb]) for lb in sorted(seen) if lb in cards},
-                "moves": move_rows,
-                "words": list(words),
-                "forfeits": [[f.seat, f.step, f.round, f.kind] for f in forfeits],
-            }
-            rounds = score_rounds(events) if replay.states is not None else []
-            prev_id, next_id = neighbours.get(gid, (None, None))
-            self.write(
-                f"game/{gid}.html",
-                "game.html",
-                g=g,
-                t=owner.row if owner is not None else None,
-                m=m,
-                rnd=rnd,
-                names=g.seating,
-                n_events=len(events),
-                event_items=_event_items(
-                    events, g.seating, cards, {mv.step + 1 for mv in replay.moves if mv.auto}
-                ),
-                score_chart=score_chart(rounds, g.seating) if rounds else None,
-                n_rounds_scored=len(rounds),
-                forfeits=forfeits,
-                replay_ok=replay.states is not None,
-                replay_note=replay.note,
-                payload=json_for_script(payload),
-                prev_id=prev_id,
-                next_id=next_id,
-            )
-            lines = "".join(_COMPACT.encode(e) + "\n" for e in events)
-            (self.out / f"game/{gid}.jsonl").write_text(lines, encoding="utf-8")
+        logs = iter_game_logs(eng) if only is None else iter(store_games.logs(eng, only - 1, 1))
+        for gid, choices, events in logs:
+            if only is None or gid == only:
+                self.game(gid, choices, events)
+
+    def game(self, gid: int, choices: list[int], events: list[Any]) -> None:
+        data = self.data
+        neighbours, names_cache = self._neighbours, self._cards
+        g = self._info.get(gid)
+        if g is None:  # stored after we loaded the rest: next render
+            return
+        every_fault = g.faults  # the moves played for a forfeited seat are public
+        g = self.seen(g)
+        owner = data.tournament_of.get(g.tournament_id)
+        brutal = bool(owner.row.brutal) if owner is not None else False
+        target = (owner.row.options or {}).get("target_score") if owner is not None else None
+        m = data.match_of.get(g.match_id)
+        rnd = data.round_of.get(m.round_id) if m is not None else None
+        replay = build_replay(g.variant, brutal, len(g.seating), g.seed, choices, events, target)
+        cards = names_cache.get(g.variant)
+        if cards is None:
+            cards = names_cache[g.variant] = card_names(g.variant)
+        seen = _labels(events)
+        forfeits = mark_forfeits(replay.moves, every_fault)
+        words: dict[str, int] = {}  # the moves' texts, each once (see _move_row)
+        move_rows = [_move_row(mv, g.seating, cards, words) for mv in replay.moves]
+        payload = {
+            "seats": len(g.seating),
+            "names": list(g.seating),
+            "initial": replay.initial_dict(),
+            "steps": replay.patches(),
+            "cards": {lb: list(cards[lb]) for lb in sorted(seen) if lb in cards},
+            "moves": move_rows,
+            "words": list(words),
+            "forfeits": [[f.seat, f.step, f.round, f.kind] for f in forfeits],
+        }
+        rounds = score_rounds(events) if replay.states is not None else []
+        prev_id, next_id = neighbours.get(gid, (None, None))
+        self.write(
+            f"game/{gid}.html",
+            "game.html",
+            g=g,
+            t=owner.row if owner is not None else None,
+            m=m,
+            rnd=rnd,
+            names=g.seating,
+            n_events=len(events),
+            event_items=_event_items(
+                events, g.seating, cards, {mv.step + 1 for mv in replay.moves if mv.auto}
+            ),
+            score_chart=score_chart(rounds, g.seating) if rounds else None,
+            n_rounds_scored=len(rounds),
+            forfeits=forfeits,
+            replay_ok=replay.states is not None,
+            replay_note=replay.note,
+            payload=json_for_script(payload),
+            prev_id=prev_id,
+            next_id=next_id,
+        )
+        lines = "".join(_COMPACT.encode(e) + "\n" for e in events)
+        self.put(f"game/{gid}.jsonl", lines)
 
 
 def _move_row(
@@ -527,3 +590,60 @@ def render_site(
     return RenderResult(
         out=out, pages=site.pages, index=out / "index.html", seconds=time.perf_counter() - t0
     )
+
+
+_PAGE = re.compile(r"(tournament|bot|game)/([A-Za-z0-9_.-]+)\.(html|jsonl)")
+
+
+class LiveSite:
+    """The site as one reader may see it, loaded once from the database and rendered a
+    page at a time (the live site keeps one per database version and kind of reader)."""
+
+    def __init__(self, db: str | Engine | None, visible: Visible = _everything) -> None:
+        self.eng = engine_of(db)
+        self._pages: dict[str, str] = {}
+        self._site = _Site(
+            load_site(self.eng),
+            Path("."),
+            self.eng,
+            visible=visible,
+            sink=self._pages.__setitem__,
+            shown=LiveShown(),
+        )
+        self._lock = threading.Lock()
+
+    def render(self, rel: str, extra: dict[str, Any] | None = None) -> str | None:
+        """One page (see :func:`render_page`) with ``extra`` in its templates' context."""
+        with self._lock:
+            self._pages.clear()
+            site = self._site
+            site.extra = extra or {}
+            if rel == "index.html":
+                site.index()
+            elif m := _PAGE.fullmatch(rel):
+                kind, key, ext = m.groups()
+                if kind == "tournament" and key.isdigit() and ext == "html":
+                    t = site.data.tournament_of.get(int(key))
+                    if t is not None:
+                        site.tournament(t)
+                elif kind == "bot" and ext == "html":
+                    name = next((b for b in site.data.bots() if slug(b) == key), None)
+                    if name is not None:
+                        site.bots(only=name)
+                elif kind == "game" and key.isdigit():
+                    site.games(self.eng, only=int(key))
+            return self._pages.get(rel)
+
+
+def render_page(
+    db: str | Engine | None,
+    rel: str,
+    *,
+    visible: Visible = _everything,
+    extra: dict[str, Any] | None = None,
+) -> str | None:
+    """One page of the site, rendered now from the database: ``rel`` is its path as in the
+    static site (``index.html``, ``tournament/3.html``, ``bot/<slug>.html``,
+    ``game/7.html``, ``game/7.jsonl``). None if there is no such page. The live site
+    (arena serve) serves these with ``visible`` and ``extra`` for its reader."""
+    return LiveSite(db, visible).render(rel, extra)

@@ -100,3 +100,15 @@ def how_to_get(image: str) -> str:
     if base is not None and base.image != "scratch":
         return f"build it offline with: {base.recipe()}"
     return "build it (docker build) or load it (docker load) first"
+
+
+# what a bot uploaded as one Python file is wrapped in (as the Python starter kit's)
+SINGLE_FILE_NAME = "bot.py"
+SINGLE_FILE_DOCKERFILE = f"""\
+ARG BASE={PYTHON_BASE}
+FROM ${{BASE}}
+WORKDIR /bot
+COPY {SINGLE_FILE_NAME} /bot/{SINGLE_FILE_NAME}
+USER 10001:10001
+ENTRYPOINT ["python", "/bot/{SINGLE_FILE_NAME}"]
+"""

@@ -21,9 +21,11 @@ from arena.names import ENTRY_NAME_MAX, NAME_MAX
 from arena.seeds import DealKey
 from arena.status import (
     AbTestStatus,
+    BuildStatus,
     GameStatus,
     LadderBotStatus,
     MatchStatus,
+    Role,
     RoundStatus,
     TournamentStatus,
     UnitStatus,
@@ -43,6 +45,35 @@ class Bot(SQLModel, table=True):
     runtime: str = Field(max_length=16)  # process | docker | remote
     created: datetime = Field(default_factory=now)
     removed: bool = Field(default=False)
+    # the participant who uploaded it on the competition server; None: the organiser's
+    owner_id: int | None = Field(default=None, foreign_key="participant.id", index=True)
+
+
+class Participant(SQLModel, table=True):
+    """Someone who signs in to the competition server with a login token (stored hashed,
+    as bot tokens are)."""
+
+    __tablename__ = "participant"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True, max_length=64)
+    token_hash: str = Field(index=True, unique=True, max_length=128)  # sha256 hex
+    role: str = Field(default=Role.PARTICIPANT, max_length=16)  # Role
+    created: datetime = Field(default_factory=now)
+
+
+class Build(SQLModel, table=True):
+    """One bot upload on the competition server: its build log and what came of it."""
+
+    __tablename__ = "build"
+    id: int | None = Field(default=None, primary_key=True)
+    participant_id: int = Field(foreign_key="participant.id", index=True)
+    bot_name: str = Field(max_length=64)
+    status: str = Field(default=BuildStatus.BUILDING, max_length=16)  # BuildStatus
+    detail: str = ""  # why it failed, or what passed
+    log: str = ""  # the build log and the compliance checks (owner and organiser only)
+    version: int | None = None  # the bot version it registered
+    created: datetime = Field(default_factory=now)
+    finished: datetime | None = None
 
 
 class BotVersion(SQLModel, table=True):

@@ -1,0 +1,191 @@
+"""The competition server in a real headless browser (Debian's chromium driven by
+Playwright, as the report's browser tests): a participant signs in, uploads the Python
+example bot as an archive, sees it build and pass the check; the organiser starts an
+event with it, and the open leaderboard shows the bot without a reload. Every page is
+screenshotted at desktop and phone size (into $ARENA_SCREENSHOTS, default the test's
+temporary folder); the time from the upload to the bot's first stored game is printed."""
+
+from __future__ import annotations
+
+import os
+import tarfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from hostkit import UNDER_CI
+from serverkit import add_user, wait_for
+from sqlalchemy import create_engine, text
+
+from arena.report.site import slug
+
+ROOT = Path(__file__).resolve().parents[2]
+EV = ROOT / "bots" / "examples" / "python" / "ev"
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if UNDER_CI:
+            pytest.fail("playwright is not installed: CI must run the browser tests")
+        pytest.skip("playwright is not installed")
+    if not CHROMIUM.exists():
+        if UNDER_CI:
+            pytest.fail("no /usr/bin/chromium: CI must run the browser tests")
+        pytest.skip("no /usr/bin/chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class Watched:
+    """A page whose console errors, page errors and failed requests are recorded (the
+    live stream cut by leaving a page is no failure)."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        self.page.on(
+            "console",
+            lambda m: (
+                self.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+            ),
+        )
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on(
+            "requestfailed",
+            lambda r: (
+                None if "/api/stream" in r.url else self.problems.append(f"request failed: {r.url}")
+            ),
+        )
+
+
+def kit_archive(path: Path) -> Path:
+    with tarfile.open(path, "w:gz") as tar:
+        tar.add(EV, arcname="ev")
+    return path
+
+
+def shoot(page: Any, folder: Path, name: str) -> Path:
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+@pytest.mark.timeout(1200)
+def test_sign_in_upload_see_it_pass_and_the_leaderboard_update_without_reload(
+    tmp_path: Path, serve: Any, browser: Any, docker_engine: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    screens = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path / "screens")
+    screens.mkdir(parents=True, exist_ok=True)
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    alice = add_user(db, "alice")
+    org = add_user(db, "org", organiser=True)
+    server = serve(db)
+    name = f"ev-{uuid.uuid4().hex[:6]}"
+    archive = kit_archive(tmp_path / "ev.tar.gz")
+
+    w = Watched(browser, DESKTOP)
+    page = w.page
+    page.goto(f"{server.url}/index.html")  # a private site: sent to sign in
+    assert page.url.endswith("/signin.html")
+    shoot(page, screens, "signin-desktop")
+    page.fill("input[name=token]", alice)
+    page.click("#signin-form button")
+    page.wait_for_url("**/me.html")
+    assert page.locator("#me").inner_text() == "alice"
+
+    page.fill("#upload-form input[name=name]", name)
+    page.set_input_files("#upload-form input[name=file]", str(archive))
+    t0 = time.monotonic()
+    page.click("#upload-form button")
+    page.wait_for_url("**/build/*.html", timeout=900_000)
+    uploaded = time.monotonic() - t0
+    build_page = page.url.removeprefix(server.url + "/")
+    assert page.locator("#build-status").inner_text() == "passed", page.content()
+    assert "compliance checks" in page.locator("#build-detail").inner_text()
+    assert "Step 1/" in page.locator("#build-log").inner_text()  # the owner sees the log
+    shoot(page, screens, "build-desktop")
+
+    page.goto(f"{server.url}/index.html")
+    assert page.locator(f'tr[data-bot="{name}"]').count() == 0
+    page.evaluate("window.notReloaded = true")
+    auth = {"authorization": f"Bearer {org}"}
+    event = {"bots": [name, "builtin:ev"], "seats": 2, "rounds": 2, "games": 4}
+    r = httpx.post(f"{server.url}/api/tournaments", json=event, headers=auth, timeout=60)
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+
+    def first_game() -> bool:
+        p = httpx.get(f"{server.url}/api/tournaments/{tid}", headers=auth, timeout=30).json()
+        return p["games_done"] > 0
+
+    wait_for(first_game, 300, "the uploaded bot's first game", every=0.05)
+    to_first_game = time.monotonic() - t0
+    # the open leaderboard shows the new bot by itself: no reload (the marker survives)
+    page.wait_for_selector(f'table.leaderboard tr[data-bot="{name}"]', timeout=120_000)
+    assert page.evaluate("window.notReloaded") is True
+    wait_for(
+        lambda: (
+            httpx.get(f"{server.url}/api/tournaments/{tid}", headers=auth).json()["status"]
+            == "completed"
+        ),
+        300,
+        "the event to finish",
+    )
+
+    # every page, at desktop and phone size
+    eng = create_engine(db)
+    with eng.connect() as c:
+        gid = c.execute(text("SELECT min(id) FROM game WHERE tournament_id = :t"), {"t": tid})
+        gid = gid.scalar_one()
+    eng.dispose()
+    pages = {
+        "index": "index.html",
+        "tournament": f"tournament/{tid}.html",
+        "bot": f"bot/{slug(name)}.html",
+        "replay": f"game/{gid}.html",
+        "me": "me.html",
+        "build": build_page,
+    }
+    saved = []
+    for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        v = Watched(browser, viewport)
+        v.page.goto(f"{server.url}/signin.html")
+        v.page.fill("input[name=token]", alice)
+        v.page.click("#signin-form button")
+        v.page.wait_for_url("**/me.html")
+        for key, rel in pages.items():
+            v.page.goto(f"{server.url}/{rel}")
+            assert v.page.title().endswith("Flip 7 Arena"), rel
+            overflow = v.page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow <= 1, (label, key, overflow)
+            saved.append(shoot(v.page, screens, f"{key}-{label}"))
+        assert v.problems == [], v.problems
+        v.context.close()
+    assert w.problems == [], w.problems
+    w.context.close()
+    with capsys.disabled():
+        print(
+            f"\nupload to registered: {uploaded:.1f} s; upload to first game: "
+            f"{to_first_game:.1f} s\nscreenshots in {screens}:\n  "
+            + "\n  ".join(p.name for p in saved)
+        )
+    for tag in (f"flip7-bot/{name}:v1",):
+        docker_engine.api.remove_image(tag, force=True)
