@@ -35,7 +35,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from arena import leaderboard, limits
 from arena.errors import ArenaError, UsageProblem
-from arena.report.site import TEMPLATES, LiveSite, make_env, slug
+from arena.report.site import TEMPLATES, LiveShown, LiveSite, make_env, slug
 from arena.runtime.build_sandbox import format_size
 from arena.server import live
 from arena.server.auth import (
@@ -168,6 +168,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         html = env.get_template(template).render(
             root=root,
             generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            private=False,  # the live site's own pages: never the organiser's private copy
+            shown=LiveShown(),
+            database=None,
             **context(request, who, rel, refresh=False),
             **ctx,
         )
@@ -492,7 +495,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             {"game": g.id, "tournament": g.tournament_id, **f}
             for g in snapshot.read(eng).games
             for f in g.faults
-            if f.get("bot") == name
+            if f.get("bot") == name or _bot_of(f.get("bot")) == name
         ]
 
     @app.post("/api/me/remote", tags=["participant"], status_code=201)
@@ -569,3 +572,11 @@ def _build_dict(b: Build, *, log: bool) -> dict[str, Any]:
     if log:
         out["log"] = b.log
     return out
+
+
+def _bot_of(entry: str | None) -> str | None:
+    """The registered bot an entry name stands for (``ev@v2`` → ``ev``)."""
+    from arena.names import labelled_version
+
+    found = labelled_version(entry) if entry else None
+    return found[0] if found else None

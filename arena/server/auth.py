@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import HTTPException, Request
 
+from arena.names import labelled_version
 from arena.participants import sign_in
 from arena.status import Role
 from arena.store import bots, participants
@@ -91,4 +92,11 @@ def visibility(db: Any, who: Reader) -> Any:
     if who.organiser:
         return lambda _bot: True
     owner_of = bots.owners(db)
-    return lambda bot: who.signed_in and bot is not None and owner_of.get(bot) == who.id
+
+    def may_see(bot: str | None) -> bool:
+        if not who.signed_in or bot is None:
+            return False
+        found = labelled_version(bot)  # results name a registered bot's version: NAME@vN
+        return owner_of.get(found[0] if found else bot) == who.id
+
+    return may_see

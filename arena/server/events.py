@@ -80,6 +80,9 @@ class EventRunner:
         self._loop = asyncio.get_running_loop()
         self._task = asyncio.current_task()
         try:
-            await TournamentRunner(self.db, tid, listen=self.listen).run()
+            # on a server, one participant's bot that does not start must not hold up the
+            # event: it passes the pre-flight absent and forfeits every game, visibly (its
+            # owner sees why on its page)
+            await TournamentRunner(self.db, tid, listen=self.listen, allow_absent=True).run()
         finally:
             self._task = None
