@@ -36,7 +36,7 @@ SeatsOpt = Annotated[
     int,
     typer.Option(
         "--seats",
-        metavar="K",
+        metavar="N",
         help=f"Seats per table ({limits.MIN_EVENT_SEATS}–{limits.MAX_TABLE_SEATS}); each "
         "variant, Brutal mode and table size is a ladder of its own.",
     ),
@@ -81,7 +81,7 @@ def ladder_run(
         str | None,
         typer.Option(
             "--seed",
-            metavar="S",
+            metavar="SEED",
             help="Seed of the matchmaker's draws (the deals stay secret either way).",
         ),
     ] = None,
@@ -192,7 +192,7 @@ def ladder_status(
         typer.Option("--variant", metavar="base|vengeance", help="Only this variant's ladders."),
     ] = None,
     seats: Annotated[
-        int | None, typer.Option("--seats", metavar="K", help="Only ladders of K seats.")
+        int | None, typer.Option("--seats", metavar="N", help="Only ladders of N seats.")
     ] = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,

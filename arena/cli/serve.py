@@ -77,7 +77,9 @@ def serve(
 
 @user_app.command("add")
 def user_add(
-    name: Annotated[str, typer.Argument(help="The participant's name (letters, digits, . _ -).")],
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="The participant's name (letters, digits, . _ -).")
+    ],
     organiser: Annotated[
         bool, typer.Option("--organiser", help="May see every bot's logs and start events.")
     ] = False,

@@ -122,7 +122,7 @@ def test_sign_in_upload_see_it_pass_and_the_leaderboard_update_without_reload(
     shoot(page, screens, "build-desktop")
 
     page.goto(f"{server.url}/index.html")
-    assert page.locator(f'tr[data-bot="{name}"]').count() == 0
+    assert page.locator(f'tr[data-bot^="{name}"]').count() == 0
     page.evaluate("window.notReloaded = true")
     auth = {"authorization": f"Bearer {org}"}
     event = {"bots": [name, "builtin:ev"], "seats": 2, "rounds": 2, "games": 4}
@@ -137,7 +137,7 @@ def test_sign_in_upload_see_it_pass_and_the_leaderboard_update_without_reload(
     wait_for(first_game, 300, "the uploaded bot's first game", every=0.05)
     to_first_game = time.monotonic() - t0
     # the open leaderboard shows the new bot by itself: no reload (the marker survives)
-    page.wait_for_selector(f'table.leaderboard tr[data-bot="{name}"]', timeout=120_000)
+    page.wait_for_selector(f'table.leaderboard tr[data-bot="{name}@v1"]', timeout=120_000)
     assert page.evaluate("window.notReloaded") is True
     wait_for(
         lambda: (
@@ -157,7 +157,7 @@ def test_sign_in_upload_see_it_pass_and_the_leaderboard_update_without_reload(
     pages = {
         "index": "index.html",
         "tournament": f"tournament/{tid}.html",
-        "bot": f"bot/{slug(name)}.html",
+        "bot": f"bot/{slug(name + '@v1')}.html",
         "replay": f"game/{gid}.html",
         "me": "me.html",
         "build": build_page,
