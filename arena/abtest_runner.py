@@ -52,7 +52,7 @@ from arena.store import abtests
 from arena.store.db import engine_of, explain
 from arena.store.locks import EventLock
 from arena.store.models import AbGame, AbTest, AbUnit
-from arena.store.retry import DatabaseUnavailable, retry_limit, with_retry
+from arena.store.retry import DatabaseUnavailable, Outage, retry_limit
 
 log = logging.getLogger("arena.abtest")
 
@@ -362,7 +362,7 @@ class AbTestRunner:
         self.workers = max(1, workers)
         self.db_retry = retry_limit(db_retry)
         self.warn = warn or log.warning
-        self.outage = False
+        self.outage = Outage(self.eng, self.db_retry, self.warn, "test", lambda: self.lock)
         self.lock: EventLock | None = None
         self.units_played = 0
         self.games_played = 0
@@ -370,25 +370,8 @@ class AbTestRunner:
         self.process_limits: Any = None
 
     async def _db(self, step: Callable[..., Any], *args: Any) -> Any:
-        return await with_retry(
-            self.eng,
-            lambda: step(*args),
-            limit=self.db_retry,
-            on_wait=self._waiting,
-            on_back=self._back,
-        )
-
-    def _waiting(self, message: str) -> None:
-        if not self.outage:
-            self.outage = True
-            self.warn(message)
-
-    def _back(self) -> None:
-        if self.outage:
-            self.outage = False
-            self.warn("database reachable again; the test continues")
-        if self.lock is not None:
-            self.lock.refresh()
+        """One database step, retried through a short outage (``db_retry`` seconds)."""
+        return await self.outage.step(step, *args)
 
     async def run(self) -> AbOutcome:
         """Run the test under its lock (one process per test); a failure of the database

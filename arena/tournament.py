@@ -47,7 +47,7 @@ from arena.store.models import (
     entry_columns,
     entry_source,
 )
-from arena.store.retry import DatabaseUnavailable, retry_limit, with_retry
+from arena.store.retry import DatabaseUnavailable, Outage, retry_limit
 from arena.tasks import all_or_none
 from arena.winner_odds import WinnerOdds, winner_odds
 
@@ -312,8 +312,8 @@ class TournamentRunner:
         self.db_retry = retry_limit(db_retry)
         self.warn = warn or log.warning
         self.lock: EventLock | None = None
-        self.outage = False
         self.eng = engine_of(db)
+        self.outage = Outage(self.eng, self.db_retry, self.warn, "event", lambda: self.lock)
         self.tid = tid
         self.progress = progress
         self.state = Progress()
@@ -329,25 +329,7 @@ class TournamentRunner:
 
     async def _db(self, step: Callable[..., Any], *args: Any) -> Any:
         """One database step, retried through a short outage (``db_retry`` seconds)."""
-        return await with_retry(
-            self.eng,
-            lambda: step(*args),
-            limit=self.db_retry,
-            on_wait=self._waiting,
-            on_back=self._back,
-        )
-
-    def _waiting(self, message: str) -> None:
-        if not self.outage:  # concurrent steps share one outage: say it once
-            self.outage = True
-            self.warn(message)
-
-    def _back(self) -> None:
-        if self.outage:
-            self.outage = False
-            self.warn("database reachable again; the event continues")
-        if self.lock is not None:
-            self.lock.refresh()
+        return await self.outage.step(step, *args)
 
     async def run(self) -> Outcome:
         """Run the event under its lock (one process per event); a failure of the database

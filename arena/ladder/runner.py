@@ -43,7 +43,7 @@ from arena.store.db import engine_of, explain
 from arena.store.locks import EventLock, EventRunning
 from arena.store.models import Entry, Ladder, LadderBot, Match, Tournament, entry_columns
 from arena.store.models import entry_source as stored_source
-from arena.store.retry import DatabaseUnavailable, retry_limit, with_retry
+from arena.store.retry import DatabaseUnavailable, Outage, retry_limit
 from arena.tournament import game_rows
 
 log = logging.getLogger("arena.ladder")
@@ -193,7 +193,7 @@ class LadderRunner:
         self.suspended: list[tuple[str, str]] = []
         self.admitted: list[str] = []
         self.lock: EventLock | None = None
-        self.outage = False
+        self.outage = Outage(self.eng, self.db_retry, self.warn, "ladder", lambda: self.lock)
         self.executor: Any = None
         self.planned_games = 0
         self.last_roster = 0.0
@@ -205,25 +205,8 @@ class LadderRunner:
             self.progress(self.state)
 
     async def _db(self, step: Callable[..., Any], *args: Any) -> Any:
-        return await with_retry(
-            self.eng,
-            lambda: step(*args),
-            limit=self.db_retry,
-            on_wait=self._waiting,
-            on_back=self._back,
-        )
-
-    def _waiting(self, message: str) -> None:
-        if not self.outage:
-            self.outage = True
-            self.warn(message)
-
-    def _back(self) -> None:
-        if self.outage:
-            self.outage = False
-            self.warn("database reachable again; the ladder continues")
-        if self.lock is not None:
-            self.lock.refresh()
+        """One database step, retried through a short outage (``db_retry`` seconds)."""
+        return await self.outage.step(step, *args)
 
     # ------------------------------------------------------------------ the run
     async def run(self) -> Outcome:

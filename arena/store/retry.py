@@ -18,7 +18,7 @@ import math
 import os
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
@@ -105,3 +105,39 @@ async def with_retry(
         if failed and on_back is not None:
             on_back()
         return result
+
+
+class Outage:
+    """The database steps of one long run (an event, a test, a ladder), each retried through
+    a short outage: concurrent steps share one outage, so ``warn`` hears once that it began
+    and once that it ended (``"database reachable again; the <run> continues"``), and the
+    run's lock, once it holds one (``lock()``), is refreshed when the database is back."""
+
+    def __init__(
+        self,
+        eng: Engine,
+        limit: float,
+        warn: Callable[[str], None],
+        run: str,
+        lock: Callable[[], Any],
+    ) -> None:
+        self.eng, self.limit, self.warn, self.run, self.lock = eng, limit, warn, run, lock
+        self.active = False
+
+    async def step(self, step: Callable[..., T], *args: Any) -> T:
+        return await with_retry(
+            self.eng, lambda: step(*args), limit=self.limit, on_wait=self._wait, on_back=self._back
+        )
+
+    def _wait(self, message: str) -> None:
+        if not self.active:
+            self.active = True
+            self.warn(message)
+
+    def _back(self) -> None:
+        if self.active:
+            self.active = False
+            self.warn(f"database reachable again; the {self.run} continues")
+        held = self.lock()
+        if held is not None:
+            held.refresh()
