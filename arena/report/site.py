@@ -38,8 +38,9 @@ from markupsafe import Markup, escape
 from sqlalchemy import Engine
 
 from arena import leaderboard
-from arena.report import abtests, stats
+from arena.report import abtests, chunks, stats
 from arena.report.data import GameInfo, SiteData, TournamentInfo, iter_game_logs, load_site
+from arena.report.manifest import Manifest, digest, render_key
 from arena.report.moves import Move, bust_text, mark_forfeits, option_texts, question, score_rounds
 from arena.report.privacy import Shown
 from arena.report.replay import build_replay, card_names, describe
@@ -50,8 +51,10 @@ from arena.store.db import engine_of
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 ASSETS = ("style.css", "replay.js")
-MARKER = ".arena-report"  # marks a folder this module wrote, so a re-render may clear it
+MARKER = ".arena-report"  # marks a folder this module wrote (its manifest: manifest.py)
 SUBDIRS = ("tournament", "bot", "game", "test")
+COMPACT_ABOVE = 2000  # games: above this, replays go to data files (chunks.py), not pages
+LOG_BATCH = 200  # games whose logs are read from the database at a time
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,8 @@ class RenderResult:
     pages: int  # HTML pages written
     index: Path
     seconds: float
+    kept: int = 0  # game pages left as the previous render wrote them (unchanged)
+    compact: bool = False  # replays in data files, loaded on demand (chunks.py)
 
 
 # ---------------------------------------------------------------- formatting helpers
@@ -186,17 +191,26 @@ class _Site:
         sink: Sink | None = None,
         extra: dict[str, Any] | None = None,
         shown: Shown | None = None,
+        compact: bool = False,
+        previous: Manifest | None = None,
     ) -> None:
         """``visible``: whose faults and logs the reader may see (the static report: every
         bot's; the live site: their own); ``sink(rel, html)`` takes each page instead of
         a file under ``out``; ``extra``: more context for every template (the live site's
-        reader and forms); ``shown``: the text filters (default: public or private)."""
+        reader and forms); ``shown``: the text filters (default: public or private);
+        ``compact``: game replays in data files (chunks.py); ``previous``: the folder's
+        manifest, whose unchanged game pages are kept (manifest.py)."""
         self.data = data
         self.out = out
         self.progress = progress
         self.visible = visible
         self.sink = sink
         self.extra = extra or {}
+        self.compact = compact
+        self.previous = previous or Manifest()
+        self.manifest = Manifest()  # what this render writes (and keeps)
+        self.kept = 0
+        self._packed: dict[int, dict[int, str]] = defaultdict(dict)  # chunk -> game -> entry
         self._info: dict[int, GameInfo] = {}
         self._neighbours: dict[int, tuple[int | None, int | None]] = {}
         self._cards: dict[str, dict[str, tuple[str, str]]] = {}
@@ -235,16 +249,28 @@ class _Site:
 
     # -------------------------------------------------------- output
     def prepare(self) -> None:
+        """Make the folder ready: a previous render of another form or version is cleared
+        (so no stale page survives); one of the same key is kept, to be updated."""
         out = self.out
-        if (out / MARKER).exists():  # our own previous render: drop stale pages
+        self.manifest.key = render_key(TEMPLATES, private=self.shown.private, compact=self.compact)
+        if self.previous.ours and self.previous.key != self.manifest.key:
             for d in SUBDIRS:
                 shutil.rmtree(out / d, ignore_errors=True)
+            self.previous = Manifest(ours=True)
         for d in SUBDIRS:
             (out / d).mkdir(parents=True, exist_ok=True)
-        form = "the private copy (do not publish)" if self.shown.private else "public"
-        (out / MARKER).write_text(f"rendered by arena report ({form}); safe to delete\n")
+        if self.compact:
+            (out / chunks.FOLDER).mkdir(parents=True, exist_ok=True)
         for name in ASSETS:
             shutil.copyfile(TEMPLATES / name, out / name)
+
+    def finish(self) -> None:
+        """Delete what the previous render wrote and this one did not; save the manifest."""
+        for rel in sorted(self.previous.files - self.manifest.files):
+            if ".." not in rel.split("/"):
+                (self.out / rel).unlink(missing_ok=True)
+        form = "the private copy (do not publish)" if self.shown.private else "public"
+        self.manifest.save(self.out, form)
 
     def write(self, rel: str, template: str, **ctx: Any) -> None:
         root = "../" * rel.count("/")
@@ -259,13 +285,14 @@ class _Site:
         self.put(rel, html)
         self.pages += 1
         if self.progress is not None:
-            self.progress(self.pages, self.total)
+            self.progress(self.pages + self.kept, self.total)
 
     def put(self, rel: str, text: str) -> None:
         if self.sink is not None:
             self.sink(rel, text)
         else:
             (self.out / rel).write_text(text, encoding="utf-8")
+            self.manifest.files.add(rel)
 
     # -------------------------------------------------------- pages
     def index(self) -> None:
@@ -430,7 +457,8 @@ class _Site:
             )
 
     def games(self, eng: Engine, only: int | None = None) -> None:
-        """Every game's replay page (``only``: just that game's)."""
+        """Every game's replay page (``only``: just that game's, for the live site). A game
+        whose page shows what the previous render's did is kept as it is (manifest.py)."""
         data = self.data
         self._info = {g.id: g for g in data.games}
         for t in data.tournaments:
@@ -440,10 +468,74 @@ class _Site:
                     ids[i - 1] if i else None,
                     ids[i + 1] if i + 1 < len(ids) else None,
                 )
-        logs = iter_game_logs(eng) if only is None else iter(store_games.logs(eng, only - 1, 1))
-        for gid, choices, events in logs:
-            if only is None or gid == only:
+        if only is not None:
+            for gid, choices, events in store_games.logs(eng, only - 1, 1):
+                if gid == only:
+                    self.game(gid, choices, events)
+            return
+        todo = []
+        for g in data.games:
+            d = self.manifest.games[g.id] = self._digest(g)
+            files = self._files_of(g.id)
+            if self.previous.games.get(g.id) == d and all(f in self.previous.files for f in files):
+                self.manifest.files.update(files)
+                self.kept += 1
+                if self.progress is not None:
+                    self.progress(self.pages + self.kept, self.total)
+            else:
+                todo.append(g.id)
+        if len(todo) == len(data.games):  # nothing to keep: read the logs in one pass
+            for gid, choices, events in iter_game_logs(eng, LOG_BATCH):
                 self.game(gid, choices, events)
+        else:
+            for i in range(0, len(todo), LOG_BATCH):
+                for gid, choices, events in store_games.logs_of(eng, todo[i : i + LOG_BATCH]):
+                    self.game(gid, choices, events)
+        if self.compact:
+            self._write_chunks(set(todo))
+
+    def _files_of(self, gid: int) -> tuple[str, ...]:
+        if self.compact:
+            return (f"game/{gid}.html", chunks.rel(chunks.chunk_of(gid)))
+        return (f"game/{gid}.html", f"game/{gid}.jsonl")
+
+    def _digest(self, g: GameInfo) -> str:
+        """What the game's page shows, besides its stored log (which never changes)."""
+        data = self.data
+        owner = data.tournament_of.get(g.tournament_id)
+        m = data.match_of.get(g.match_id)
+        rnd = data.round_of.get(m.round_id) if m is not None else None
+        t = owner.row if owner is not None else None
+        return digest(
+            [
+                dataclasses.astuple(g),
+                [f for f in g.faults if f.get("bot") is None or self.visible(f.get("bot"))],
+                [t.name, t.brutal, t.options] if t is not None else None,
+                [m.table, m.games] if m is not None else None,
+                rnd.index if rnd is not None else None,
+                self._neighbours.get(g.id),
+            ]
+        )
+
+    def _write_chunks(self, changed: set[int]) -> None:
+        """Write each data file that gained, lost or changed a game; keep the others."""
+        members: dict[int, set[int]] = defaultdict(set)
+        for g in self.data.games:
+            members[chunks.chunk_of(g.id)].add(g.id)
+        before: dict[int, set[int]] = defaultdict(set)
+        for gid in self.previous.games:
+            before[chunks.chunk_of(gid)].add(gid)
+        for k, ids in sorted(members.items()):
+            rel = chunks.rel(k)
+            if not (ids & changed) and before.get(k) == ids and rel in self.previous.files:
+                self.manifest.files.add(rel)
+                continue
+            entries = self._packed.get(k, {})
+            if ids - entries.keys():  # games packed by the previous render: reuse them
+                old = chunks.read(self.out / rel)
+                entries = {**{gid: old[gid] for gid in ids if gid in old}, **entries}
+            self.put(rel, chunks.render({gid: entries[gid] for gid in ids if gid in entries}))
+        self._packed.clear()
 
     def game(self, gid: int, choices: list[int], events: list[Any]) -> None:
         data = self.data
@@ -478,9 +570,7 @@ class _Site:
         }
         rounds = score_rounds(events) if replay.states is not None else []
         prev_id, next_id = neighbours.get(gid, (None, None))
-        self.write(
-            f"game/{gid}.html",
-            "game.html",
+        ctx: dict[str, Any] = dict(
             g=g,
             t=owner.row if owner is not None else None,
             m=m,
@@ -495,9 +585,25 @@ class _Site:
             forfeits=forfeits,
             replay_ok=replay.states is not None,
             replay_note=replay.note,
-            payload=json_for_script(payload),
             prev_id=prev_id,
             next_id=next_id,
+        )
+        if self.compact:
+            k = chunks.chunk_of(gid)
+            section = self.env.get_template("game_replay.html").render(
+                root="../", shown=self.shown, **ctx
+            )
+            data_ = payload if replay.states is not None else None
+            self._packed[k][gid] = chunks.pack(section, data_, events)
+            self.write(f"game/{gid}.html", "game.html", compact=True, chunk=k, payload="", **ctx)
+            return
+        self.write(
+            f"game/{gid}.html",
+            "game.html",
+            compact=False,
+            chunk=None,
+            payload=json_for_script(payload),
+            **ctx,
         )
         lines = "".join(_COMPACT.encode(e) + "\n" for e in events)
         self.put(f"game/{gid}.jsonl", lines)
@@ -568,6 +674,8 @@ def render_site(
     *,
     progress: Progress | None = None,
     private: bool = False,
+    compact: bool | None = None,
+    incremental: bool = True,
 ) -> RenderResult:
     """Render the whole site from the database into ``out``; returns what was written.
 
@@ -575,11 +683,20 @@ def render_site(
     database) and writes plain files: no network, no external address in any page.
     ``progress(done, total)`` is called after each page. ``private``: the organiser's own
     copy, with the bots' logs, the file paths and the database (see the module's doc).
+    ``compact``: replays in data files loaded on demand (default: above
+    :data:`COMPACT_ABOVE` games). ``incremental``: keep the game pages of a previous render
+    into ``out`` that would come out the same (default); False renders every page.
     """
     t0 = time.perf_counter()
     eng = engine_of(db)
     out = Path(out)
-    site = _Site(load_site(eng), out, eng, progress, private)
+    data = load_site(eng)
+    if compact is None:
+        compact = len(data.games) > COMPACT_ABOVE
+    previous = Manifest.load(out)
+    if not incremental and previous.ours:
+        previous = Manifest(ours=True)
+    site = _Site(data, out, eng, progress, private, compact=compact, previous=previous)
     site.prepare()
     site.index()
     for t in site.data.tournaments:
@@ -587,8 +704,14 @@ def render_site(
     site.bots()
     site.games(eng)
     abtests.write_pages(site, site.tests)
+    site.finish()
     return RenderResult(
-        out=out, pages=site.pages, index=out / "index.html", seconds=time.perf_counter() - t0
+        out=out,
+        pages=site.pages,
+        index=out / "index.html",
+        seconds=time.perf_counter() - t0,
+        kept=site.kept,
+        compact=compact,
     )
 
 

@@ -135,3 +135,17 @@ def logs(db: Db, after: int, limit: int) -> list[tuple[int, list[int], list[Any]
         assert gid is not None  # a stored row has its id
         out.append((gid, list(choices or []), list(events or [])))
     return out
+
+
+def logs_of(db: Db, ids: list[int]) -> list[tuple[int, list[int], list[Any]]]:
+    """(id, choices, events) of the games with these ids (at most a few hundred at a
+    time), in id order."""
+    if not ids:
+        return []
+    with session(db) as s:
+        rows = s.exec(
+            select(Game.id, Game.choices, Game.events)
+            .where(col(Game.id).in_(ids))
+            .order_by(col(Game.id))
+        ).all()
+    return [(gid, list(c or []), list(e or [])) for gid, c, e in rows if gid is not None]

@@ -13,10 +13,56 @@
   "use strict";
 
   var source = document.getElementById("replay-data");
-  if (!source) {
+  if (source) {
+    start(JSON.parse(source.textContent));
     return;
   }
-  var data = JSON.parse(source.textContent);
+  var slot = document.getElementById("replay-slot");
+  if (!slot) {
+    return;
+  }
+  /* A compact report: the replay section, its data and the events are in data/<chunk>.js,
+   * loaded after this script, which hands them here: {game id: base64 of the zlib-deflated
+   * JSON {html, data, events}}. The section's HTML was rendered (and escaped) by the report
+   * itself. */
+  window.Flip7Chunk = function (games) {
+    var packed = games[slot.getAttribute("data-game")];
+    var note = document.getElementById("replay-loading");
+    if (!packed) {
+      if (note) { note.textContent = "This game is missing from its data file: render the report again."; }
+      return;
+    }
+    if (typeof DecompressionStream === "undefined") {
+      if (note) { note.textContent = "This browser cannot unpack the replay (it lacks DecompressionStream)."; }
+      return;
+    }
+    var raw = atob(packed);
+    var bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    new Response(stream).text().then(function (text) {
+      var entry = JSON.parse(text);
+      var holder = document.createElement("div");
+      holder.innerHTML = entry.html;
+      var section = holder.firstElementChild;
+      slot.parentNode.replaceChild(section, slot);
+      var link = document.getElementById("download");
+      if (link && entry.events) {
+        var lines = entry.events.map(function (e) { return JSON.stringify(e) + "\n"; }).join("");
+        link.href = URL.createObjectURL(new Blob([lines], { type: "application/x-ndjson" }));
+        link.hidden = false;
+      }
+      if (entry.data) {
+        start(entry.data);
+      }
+      if (location.hash && location.hash.indexOf("#step-") !== 0) {
+        var target = document.getElementById(location.hash.slice(1));
+        if (target) { target.scrollIntoView(); }
+      }
+    });
+  };
+
+  function start(data) {
   var cards = data.cards || {};
   var names = data.names || [];
   // moves: [step, seat, question, options, chosen, bust, auto], their texts shipped once
@@ -425,5 +471,6 @@
     }
     reveal();
     window.addEventListener("load", reveal); // after the browser's own jump to the list line
+  }
   }
 })();
