@@ -1,13 +1,15 @@
 """The report at ladder scale: ``render_site`` on a ladder of many stored games.
 
-    .venv/bin/python benchmarks/ladder_report.py [--sizes 1000,10000] [--bots 16] [--seats 4]
+    .venv/bin/python benchmarks/ladder_report.py [--sizes 1000,10000,100000] [--bots 16]
+        [--seats 4] [--compact auto|yes|no]
 
 Fills a ladder in a temporary SQLite database with ``--play`` games of built-in policies
 (played in process by the real ladder runner, matchmaker and match runner, one game per
 table), then grows it to each size with copies of those games as further tables (real
 games, so every replay renders; copying is far faster than playing). At each size it
-renders the whole site, reporting pages, MB and seconds; then stores 100 more games and
-renders again (the report has no incremental mode: it renders everything).
+renders the whole site into a fresh folder, reporting pages, MB (bytes of every file)
+and seconds; then the ladder plays 100 more games and the report is rendered again into
+the same folder (incremental: only what changed is written).
 """
 
 from __future__ import annotations
@@ -57,17 +59,20 @@ def copy_games(url: str, count: int) -> None:
         rounds.complete_match(eng, m.id, [copy])
 
 
-def render(url: str, out: Path) -> tuple[int, float, float]:
-    """(pages, MB, seconds) of a full render into a fresh ``out``."""
-    shutil.rmtree(out, ignore_errors=True)
-    result = render_site(url, out)
+def render(url: str, out: Path, compact: bool | None, fresh: bool) -> tuple[int, int, float, float]:
+    """(pages written, pages kept, MB, seconds) of a render into ``out`` (``fresh``: emptied
+    first)."""
+    if fresh:
+        shutil.rmtree(out, ignore_errors=True)
+    result = render_site(url, out, compact=compact)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-    return result.pages, size / 1e6, result.seconds
+    return result.pages, result.kept, size / 1e6, result.seconds
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1000,10000", help="stored games to render at")
+    parser.add_argument("--sizes", default="1000,10000,100000", help="stored games to render at")
+    parser.add_argument("--compact", choices=("auto", "yes", "no"), default="auto")
     parser.add_argument("--play", type=int, default=1000, help="games really played")
     parser.add_argument("--bots", type=int, default=16)
     parser.add_argument("--seats", type=int, default=4)
@@ -91,19 +96,28 @@ def main() -> None:
                     ladder_id=0, entry_id=0, bot_id=bot.id, bot_version_id=version.id, version=1
                 ),
             )
-        stored = 0
+        compact = {"auto": None, "yes": True, "no": False}[args.compact]
         play = fill(url, args.play)
-        print(f"played {args.play} games in {play:.0f} s")
-        print(f"{'games':>7} {'pages':>7} {'MB':>8} {'render s':>9} {'ms/game':>8}")
+        print(f"played {args.play} games in {play:.0f} s", flush=True)
+        print(
+            f"{'games':>7} {'pages':>7} {'MB':>8} {'KB/game':>8} {'render s':>9} {'ms/game':>8}"
+            f"  | after 100 more: {'written':>7} {'kept':>7} {'MB':>8} {'s':>6}",
+            flush=True,
+        )
         stored = args.play
         for size in (int(x) for x in args.sizes.split(",")):
             copy_games(url, max(0, size - stored))
             stored = max(stored, size)
-            pages, mb, seconds = render(url, tmp / "site")
-            print(f"{size:7d} {pages:7d} {mb:8.1f} {seconds:9.1f} {seconds / size * 1000:8.2f}")
-        fill(url, 100)
-        pages, mb, seconds = render(url, tmp / "site")
-        print(f"re-render after 100 more games: {pages} pages, {mb:.1f} MB, {seconds:.1f} s")
+            pages, _, mb, seconds = render(url, tmp / "site", compact, fresh=True)
+            fill(url, 100)
+            stored += 100
+            again, kept, mb2, seconds2 = render(url, tmp / "site", compact, fresh=False)
+            print(
+                f"{size:7d} {pages:7d} {mb:8.1f} {mb * 1000 / size:8.1f} {seconds:9.1f}"
+                f" {seconds / size * 1000:8.2f}  | {'':16}{again:7d} {kept:7d} {mb2:8.1f}"
+                f" {seconds2:6.1f}",
+                flush=True,
+            )
     finally:
         dispose_all()
         shutil.rmtree(tmp, ignore_errors=True)

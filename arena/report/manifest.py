@@ -4,7 +4,9 @@ The folder's marker file (``.arena-report``) is this manifest, as JSON: the rend
 (a digest of the templates, the assets and :data:`FORMAT`, with the form: public or
 private, inline or compact replays), a digest of what each game page shows, and every file
 the render wrote. A re-render with the same key skips the games whose digest is unchanged
-(their replays are the costly part of a report: the engine replays each game) and deletes
+(their replays are the costly part of a report: the engine replays each game), and the
+archive pages of long lists whose digest is unchanged (a full page of a ladder's oldest
+tables never changes again), and deletes
 the files the new render no longer has. Any other page (the index, the tournaments, the
 bots) shows ratings, which every new game moves, so it is rendered each time.
 
@@ -43,6 +45,7 @@ def digest(parts: Any) -> str:
 class Manifest:
     key: str = ""
     games: dict[int, str] = field(default_factory=dict)  # game id -> digest of its page
+    pages: dict[str, str] = field(default_factory=dict)  # other kept pages: path -> digest
     files: set[str] = field(default_factory=set)  # every file written, relative to the folder
     ours: bool = False  # the folder was written by a report (of any format)
 
@@ -57,6 +60,7 @@ class Manifest:
                 key=str(raw["key"]),
                 games={int(k): str(v) for k, v in raw["games"].items()},
                 files=set(raw["files"]),
+                pages={str(k): str(v) for k, v in raw.get("pages", {}).items()},
                 ours=True,
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -67,6 +71,7 @@ class Manifest:
             "about": f"rendered by arena report ({form}); safe to delete",
             "key": self.key,
             "games": {str(k): v for k, v in sorted(self.games.items())},
+            "pages": dict(sorted(self.pages.items())),
             "files": sorted(self.files),
         }
         tmp = out / (NAME + ".tmp")

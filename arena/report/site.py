@@ -30,6 +30,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,28 @@ MARKER = ".arena-report"  # marks a folder this module wrote (its manifest: mani
 SUBDIRS = ("tournament", "bot", "game", "test")
 COMPACT_ABOVE = 2000  # games: above this, replays go to data files (chunks.py), not pages
 LOG_BATCH = 200  # games whose logs are read from the database at a time
+LONG = 500  # a list (a tournament's tables, a bot's games) longer than this is split:
+RECENT = 200  # its page shows the most recent rows,
+PER_PAGE = 1000  # and archive pages of this many rows each hold them all
+
+
+def archive_of(total: int, href: Callable[[int], str]) -> dict[str, Any] | None:
+    """The archive pages of a list of ``total`` rows (None if it is short): fixed slices
+    of PER_PAGE rows, so that a full page never changes again; ``href(n)``: page n's path
+    (from 1)."""
+    if total <= LONG:
+        return None
+    n = -(-total // PER_PAGE)
+    full = total // PER_PAGE  # the last page may be partial: its label is open-ended, so
+    pages = [  # that no page's text changes until a new page is added
+        {
+            "k": k,
+            "href": href(k),
+            "label": f"{k * PER_PAGE + 1}–{(k + 1) * PER_PAGE if k < full else ''}",
+        }
+        for k in range(n)
+    ]
+    return {"total": total, "shown": RECENT, "per_page": PER_PAGE, "pages": pages}
 
 
 @dataclass(frozen=True)
@@ -212,6 +235,7 @@ class _Site:
         self.kept = 0
         self._packed: dict[int, dict[int, str]] = defaultdict(dict)  # chunk -> game -> entry
         self._info: dict[int, GameInfo] = {}
+        self._round_page: dict[int, str] = {}  # match id -> archive page of its table
         self._neighbours: dict[int, tuple[int | None, int | None]] = {}
         self._cards: dict[str, dict[str, tuple[str, str]]] = {}
         self.tests = abtests.load(eng)
@@ -334,18 +358,13 @@ class _Site:
         cross = [
             [None if a == b else h2h.get((a, b), stats.Record()) for b in order] for a in order
         ]
-        rounds = []
-        for r in t.rounds:
-            tables = []
-            for m in r.matches:
-                tables.append(
-                    {
-                        "m": m.row,
-                        "games": m.games,
-                        "lines": stats.match_lines(m.row.seats, m.games, t.row.seats),
-                    }
-                )
-            rounds.append({"r": r.row, "tables": tables})
+        tables = [(r, m) for r in t.rounds for m in r.matches]
+        archive = archive_of(len(tables), partial("tournament/{}-tables-{}.html".format, t.id))
+        if archive is None:
+            rounds = self._rounds(t, [(r, list(r.matches)) for r in t.rounds])
+        else:
+            rounds = self._rounds(t, _by_round(tables[-RECENT:]))
+            self._table_archive(t, tables, archive)
         seen = [self.seen(g) for g in t.games]
         kinds, fbots, fcounts = stats.fault_table(seen)
         faults = [(g, f) for g in seen for f in g.faults]
@@ -359,16 +378,84 @@ class _Site:
             order=order,
             cross=cross,
             rounds=rounds,
+            archive=archive,
             fault_kinds=kinds,
             fault_bots=fbots,
             fault_counts=fcounts,
-            faults=faults,
+            faults=faults[-RECENT:],
+            n_faults=len(faults),
             seat_stats=stats.seat_stats(t.games),
             n_games=len(t.games),
             n_void=sum(1 for g in t.games if not g.completed),
             round_index={r.row.id: r.row.index for r in t.rounds},
             match_of=self.data.match_of,
         )
+
+    def _rounds(self, t: TournamentInfo, parts: list[tuple[Any, list[Any]]]) -> list[Any]:
+        """The template's rounds: each round with (some of) its tables and their lines."""
+        out = []
+        for r, matches in parts:
+            tables = [
+                {
+                    "m": m.row,
+                    "games": m.games,
+                    "lines": stats.match_lines(m.row.seats, m.games, t.row.seats),
+                }
+                for m in matches
+            ]
+            out.append({"r": r.row, "tables": tables})
+        return out
+
+    def _table_archive(
+        self, t: TournamentInfo, tables: list[tuple[Any, Any]], archive: dict[str, Any]
+    ) -> None:
+        """A long tournament's tables, PER_PAGE a page; a page showing what it showed is
+        kept. The tables' games link their round here (see :meth:`round_href`)."""
+        for page in archive["pages"]:
+            k = page["k"]
+            part = tables[k * PER_PAGE : (k + 1) * PER_PAGE]
+            for _, m in part:
+                self._round_page[m.row.id] = page["href"]
+            d = digest(
+                [
+                    [p["href"] for p in archive["pages"]],
+                    t.row.name,
+                    t.row.seats,
+                    [
+                        [r.row.index, r.row.status, r.row.note, r.row.byes, m.row.id, m.row.table]
+                        + [m.row.status, m.row.seats]
+                        + [[g.id, g.index, g.status, g.ranks, g.totals] for g in m.games]
+                        for r, m in part
+                    ],
+                ]
+            )
+            name = t.row.name or f"Tournament {t.id}"
+            self.write_kept(
+                page["href"],
+                d,
+                "archive.html",
+                kind="tables",
+                title=f"{name}: tables",
+                label=f"tables {page['label']}",
+                here=page["href"],
+                back_href=f"tournament/{t.id}.html#rounds",
+                back_label=name,
+                archive=archive,
+                rounds=self._rounds(t, _by_round(part)),
+            )
+
+    def round_href(self, g: GameInfo) -> str:
+        """Where a game's round is listed: its tournament's page, or the archive page of a
+        long tournament that holds its table (a link that stays valid as the list grows)."""
+        return self._round_page.get(g.match_id) or f"tournament/{g.tournament_id}.html"
+
+    def write_kept(self, rel: str, d: str, template: str, **ctx: Any) -> None:
+        """Write a page unless the previous render wrote it from the same data (digest)."""
+        self.manifest.pages[rel] = d
+        if self.previous.pages.get(rel) == d and rel in self.previous.files:
+            self.manifest.files.add(rel)
+            return
+        self.write(rel, template, **ctx)
 
     def seen(self, g: GameInfo) -> GameInfo:
         """The game as this reader may see it: only the faults of bots they may see (and
@@ -443,17 +530,53 @@ class _Site:
                         "table": m.table + 1 if m is not None else None,
                     }
                 )
+            key = slug(bot)
+            archive = archive_of(len(games), partial("bot/{}-games-{}.html".format, key))
+            if archive is not None:
+                self._games_archive(bot, games, archive)
+                games = games[-RECENT:]
             self.write(
-                f"bot/{slug(bot)}.html",
+                f"bot/{key}.html",
                 "bot.html",
                 bot=bot,
                 ratings=ratings,
                 events=events,
                 opponents=opponents,
-                faults=faults,
+                faults=faults[-RECENT:],
+                n_faults=len(faults),
                 games=games,
+                archive=archive,
                 round_of=data.round_of,
                 match_of=data.match_of,
+            )
+
+    def _games_archive(self, bot: str, games: list[Any], archive: dict[str, Any]) -> None:
+        """A bot's games, PER_PAGE a page; a page showing what it showed is kept."""
+        for page in archive["pages"]:
+            k = page["k"]
+            part = games[k * PER_PAGE : (k + 1) * PER_PAGE]
+            d = digest(
+                [
+                    [p["href"] for p in archive["pages"]],
+                    [
+                        [x["g"].id, x["g"].tournament_id, x["g"].status, x["g"].seating]
+                        + [x[k] for k in ("seat", "rank", "total", "round", "table")]
+                        for x in part
+                    ],
+                ]
+            )
+            self.write_kept(
+                page["href"],
+                d,
+                "archive.html",
+                kind="games",
+                title=f"{bot}: games",
+                label=f"games {page['label']}",
+                here=page["href"],
+                back_href=f"bot/{slug(bot)}.html#games",
+                back_label=bot,
+                archive=archive,
+                games=part,
             )
 
     def games(self, eng: Engine, only: int | None = None) -> None:
@@ -514,6 +637,7 @@ class _Site:
                 [m.table, m.games] if m is not None else None,
                 rnd.index if rnd is not None else None,
                 self._neighbours.get(g.id),
+                self.round_href(g),
             ]
         )
 
@@ -587,6 +711,7 @@ class _Site:
             replay_note=replay.note,
             prev_id=prev_id,
             next_id=next_id,
+            round_href=self.round_href(g),
         )
         if self.compact:
             k = chunks.chunk_of(gid)
@@ -607,6 +732,17 @@ class _Site:
         )
         lines = "".join(_COMPACT.encode(e) + "\n" for e in events)
         self.put(f"game/{gid}.jsonl", lines)
+
+
+def _by_round(tables: list[tuple[Any, Any]]) -> list[tuple[Any, list[Any]]]:
+    """(round, its tables) for consecutive tables of the same round."""
+    out: list[tuple[Any, list[Any]]] = []
+    for r, m in tables:
+        if out and out[-1][0] is r:
+            out[-1][1].append(m)
+        else:
+            out.append((r, [m]))
+    return out
 
 
 def _move_row(
@@ -718,6 +854,13 @@ def render_site(
 _PAGE = re.compile(r"(tournament|bot|game)/([A-Za-z0-9_.-]+)\.(html|jsonl)")
 
 
+def _owner(key: str, marker: str) -> str:
+    """The page an archive page belongs to: ``7`` for ``7-tables-3``; ``key`` itself if it
+    is not an archive page's."""
+    head, sep, tail = key.rpartition(marker)
+    return head if sep and tail.isdigit() else key
+
+
 class LiveSite:
     """The site as one reader may see it, loaded once from the database and rendered a
     page at a time (the live site keeps one per database version and kind of reader)."""
@@ -745,12 +888,14 @@ class LiveSite:
                 site.index()
             elif m := _PAGE.fullmatch(rel):
                 kind, key, ext = m.groups()
-                if kind == "tournament" and key.isdigit() and ext == "html":
-                    t = site.data.tournament_of.get(int(key))
+                if kind == "tournament" and ext == "html":
+                    tid = _owner(key, "-tables-")  # its page, or an archive page of its tables
+                    t = site.data.tournament_of.get(int(tid)) if tid.isdigit() else None
                     if t is not None:
                         site.tournament(t)
                 elif kind == "bot" and ext == "html":
-                    name = next((b for b in site.data.bots() if slug(b) == key), None)
+                    base = _owner(key, "-games-")  # its page, or an archive page of its games
+                    name = next((b for b in site.data.bots() if slug(b) == base), None)
                     if name is not None:
                         site.bots(only=name)
                 elif kind == "game" and key.isdigit():

@@ -262,9 +262,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     def index(request: Request) -> Response:
         return page(request, "index.html")
 
-    @app.get("/tournament/{tid}.html", include_in_schema=False)
-    def tournament_page(request: Request, tid: int) -> Response:
-        return page(request, f"tournament/{tid}.html")
+    @app.get("/tournament/{key}.html", include_in_schema=False)
+    def tournament_page(request: Request, key: str) -> Response:
+        return page(request, f"tournament/{key}.html")  # also its archive pages (N-tables-K)
 
     @app.get("/bot/{key}.html", include_in_schema=False)
     def bot_page(request: Request, key: str) -> Response:
