@@ -13,6 +13,7 @@ from arena.cli.options import (
     ReportDirOpt,
     ruleset,
 )
+from arena.errors import UsageProblem
 
 
 # ------------------------------------------------------------------ leaderboard
@@ -114,6 +115,26 @@ def report(
             "name + '-private', beside it (never inside it).",
         ),
     ] = False,
+    replays: Annotated[
+        str,
+        typer.Option(
+            "--replays",
+            metavar="auto|inline|compact",
+            help="inline: each game's replay in its page. compact: packed in data files "
+            "(game/data/N.js, 50 games each) that a game's page loads when opened: about a "
+            "quarter of the size, for ladders and other long runs. auto (default): compact "
+            "above 2,000 games.",
+        ),
+    ] = "auto",
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full",
+            help="Render every page again. Default: a folder this command rendered before "
+            "keeps the game pages that would come out the same (a game's page changes only "
+            "when the game or its neighbours do), so a re-render costs the new games.",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -122,12 +143,24 @@ def report(
     Self-contained (no network): open DIR/index.html from disk or serve DIR anywhere.
     The report is public by default: no bot's log, no absolute file path (a command's
     paths are shortened to the file's name) and no database URL; --private shows them.
+    Rendering again into the same folder writes only what changed (see --full).
     """
-    from arena.report.cli import default_out, report_command
+    from arena.report.cli import REPLAYS, default_out, report_command
     from arena.store.db import read_engine
 
+    if replays not in REPLAYS:
+        raise UsageProblem(
+            f"unknown form {replays!r} (choose from {', '.join(REPLAYS)})", param="--replays"
+        )
     eng = read_engine(db)
-    report_command(out_dir or default_out(db, private), eng, as_json, private=private)
+    report_command(
+        out_dir or default_out(db, private),
+        eng,
+        as_json,
+        private=private,
+        compact=REPLAYS[replays],
+        incremental=not full,
+    )
 
 
 # ------------------------------------------------------------------ database

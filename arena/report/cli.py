@@ -4,8 +4,8 @@
     def report(out: Path | None = None, private: bool = False, db: DbOpt = None, ...):
         report_command(out, db, as_json, private=private)
 
-Prints ``{"out", "pages", "private"}`` with ``--json`` (stdout), a one-line summary
-otherwise; a progress bar goes to stderr when it is a terminal.
+Prints ``{"out", "pages", "kept", "replays", "private"}`` with ``--json`` (stdout), a
+one-line summary otherwise; a progress bar goes to stderr when it is a terminal.
 
 The default folder is one per database (:func:`default_out`), so that the report of one
 database never overwrites another's: ``reports/NAME-HASH/``, NAME the SQLite file's name
@@ -28,6 +28,7 @@ from sqlalchemy.engine import URL, make_url
 
 from arena.errors import ArenaError
 
+REPLAYS: dict[str, bool | None] = {"auto": None, "inline": False, "compact": True}
 REPORTS = Path("reports")  # every default report folder is under this one, here
 PRIVATE_SUFFIX = "-private"
 
@@ -71,6 +72,8 @@ def report_command(
     as_json: bool = False,
     *,
     private: bool = False,
+    compact: bool | None = None,
+    incremental: bool = True,
 ) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -97,16 +100,25 @@ def report_command(
                 out,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
                 private=private,
+                compact=compact,
+                incremental=incremental,
             )
     except OSError as e:
         raise ArenaError(f"cannot write the report to {out}: {e.strerror or e}") from None
     if as_json:
-        data = {"out": str(result.out), "pages": result.pages, "private": private}
+        data = {
+            "out": str(result.out),
+            "pages": result.pages,
+            "kept": result.kept,
+            "replays": "compact" if result.compact else "inline",
+            "private": private,
+        }
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         sys.stdout.flush()
         return
     note = " (the private copy: bots' logs and the organiser's paths; do not publish it)"
+    kept = f", kept {result.kept} unchanged game pages" if result.kept else ""
     sys.stdout.write(
-        f"wrote {result.pages} pages to {result.out} in {result.seconds:.1f} s; "
+        f"wrote {result.pages} pages{kept} to {result.out} in {result.seconds:.1f} s; "
         f"open {result.index}{note if private else ''}\n"
     )

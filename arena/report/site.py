@@ -72,7 +72,7 @@ def archive_of(total: int, href: Callable[[int], str]) -> dict[str, Any] | None:
     pages = [  # that no page's text changes until a new page is added
         {
             "k": k,
-            "href": href(k),
+            "href": href(k + 1),
             "label": f"{k * PER_PAGE + 1}–{(k + 1) * PER_PAGE if k < full else ''}",
         }
         for k in range(n)
@@ -289,10 +289,15 @@ class _Site:
             shutil.copyfile(TEMPLATES / name, out / name)
 
     def finish(self) -> None:
-        """Delete what the previous render wrote and this one did not; save the manifest."""
-        for rel in sorted(self.previous.files - self.manifest.files):
-            if ".." not in rel.split("/"):
-                (self.out / rel).unlink(missing_ok=True)
+        """Delete every file of the site's folders that this render did not write or keep
+        (pages of games since deleted, anything else put there), if the folder was already
+        ours; save the manifest."""
+        if self.previous.ours:
+            for d in SUBDIRS:
+                for path in (self.out / d).rglob("*"):
+                    rel = path.relative_to(self.out).as_posix()
+                    if rel not in self.manifest.files and not path.is_dir():
+                        path.unlink(missing_ok=True)
         form = "the private copy (do not publish)" if self.shown.private else "public"
         self.manifest.save(self.out, form)
 

@@ -143,9 +143,18 @@ def test_report_command_prints_out_and_pages_as_json(
 ) -> None:
     report_command(tmp_path / "r", site.url, True)
     data = json.loads(capsys.readouterr().out)
-    assert data == {"out": str(tmp_path / "r"), "pages": site.result.pages, "private": False}
-    report_command(tmp_path / "r", site.url, False)
-    assert f"wrote {site.result.pages} pages" in capsys.readouterr().out
+    assert data == {
+        "out": str(tmp_path / "r"),
+        "pages": site.result.pages,
+        "kept": 0,
+        "replays": "inline",
+        "private": False,
+    }
+    report_command(tmp_path / "r", site.url, False)  # again: the games are unchanged
+    text = capsys.readouterr().out
+    kept = int(re.search(r"kept (\d+) unchanged game pages", text).group(1))  # type: ignore[union-attr]
+    written = int(re.search(r"wrote (\d+) pages", text).group(1))  # type: ignore[union-attr]
+    assert kept > 0 and written + kept == site.result.pages, text
 
 
 def test_render_reports_progress_page_by_page(site: Site, tmp_path: Path) -> None:

@@ -2,13 +2,14 @@
  *
  * The states were computed by the report (the engine replayed the game) and are embedded
  * in the page as patches: each step lists the seats that changed and the cards added to
- * the discard pile. They are expanded once here; stepping then only redraws. All text is
- * set with textContent, never parsed as HTML.
+ * the discard pile. They are expanded once here; stepping then only redraws.
  *
  * Also from the report: the moves (at which step which seat chose, among what options,
  * what it chose, the bust chance of a hit, whether the arena played it for a forfeited
  * seat) and the forfeits. Autoplay steps forward at the chosen speed and stops at the
- * end; the address's fragment (#step-42) opens a step and follows the replay. */
+ * end; the address's fragment (#step-42) opens a step and follows the replay. Every text
+ * is set with textContent; the one HTML parsed is a compact report's own replay section
+ * (see Flip7Chunk below). */
 (function () {
   "use strict";
 
@@ -24,7 +25,8 @@
   /* A compact report: the replay section, its data and the events are in data/<chunk>.js,
    * loaded after this script, which hands them here: {game id: base64 of the zlib-deflated
    * JSON {html, data, events}}. The section's HTML was rendered (and escaped) by the report
-   * itself. */
+   * itself, from the same template as an inline page's; it is the only HTML this script
+   * parses. */
   window.Flip7Chunk = function (games) {
     var packed = games[slot.getAttribute("data-game")];
     var note = document.getElementById("replay-loading");
@@ -42,9 +44,9 @@
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
     new Response(stream).text().then(function (text) {
       var entry = JSON.parse(text);
-      var holder = document.createElement("div");
-      holder.innerHTML = entry.html;
-      var section = holder.firstElementChild;
+      // parsed into an inert document (no script runs, nothing loads), then adopted
+      var parsed = new DOMParser().parseFromString(entry.html, "text/html");
+      var section = document.importNode(parsed.body.firstElementChild, true);
       slot.parentNode.replaceChild(section, slot);
       var link = document.getElementById("download");
       if (link && entry.events) {
