@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
 
+from arena import limits
 from arena.cli.app import app, db_app, emit_json, make_table, out
 from arena.cli.options import (
     DbOpt,
@@ -135,6 +137,15 @@ def report(
             "when the game or its neighbours do), so a re-render costs the new games.",
         ),
     ] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            metavar="N",
+            help="Processes rendering the game pages (1–64; default: one per core). Each "
+            "replays its games with the engine, the costly part of a report.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -152,6 +163,8 @@ def report(
         raise UsageProblem(
             f"unknown form {replays!r} (choose from {', '.join(REPLAYS)})", param="--replays"
         )
+    if jobs is not None:
+        limits.check_count(jobs, "--jobs", 1, 64)
     eng = read_engine(db)
     report_command(
         out_dir or default_out(db, private),
@@ -160,6 +173,7 @@ def report(
         private=private,
         compact=REPLAYS[replays],
         incremental=not full,
+        jobs=jobs if jobs is not None else max(1, min(64, os.cpu_count() or 1)),
     )
 
 

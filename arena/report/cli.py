@@ -74,6 +74,7 @@ def report_command(
     private: bool = False,
     compact: bool | None = None,
     incremental: bool = True,
+    jobs: int = 1,
 ) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -102,6 +103,7 @@ def report_command(
                 private=private,
                 compact=compact,
                 incremental=incremental,
+                jobs=jobs,
             )
     except OSError as e:
         raise ArenaError(f"cannot write the report to {out}: {e.strerror or e}") from None

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import multiprocessing
 import re
 import shutil
 import threading
@@ -216,13 +217,15 @@ class _Site:
         shown: Shown | None = None,
         compact: bool = False,
         previous: Manifest | None = None,
+        jobs: int = 1,
     ) -> None:
         """``visible``: whose faults and logs the reader may see (the static report: every
         bot's; the live site: their own); ``sink(rel, html)`` takes each page instead of
         a file under ``out``; ``extra``: more context for every template (the live site's
         reader and forms); ``shown``: the text filters (default: public or private);
         ``compact``: game replays in data files (chunks.py); ``previous``: the folder's
-        manifest, whose unchanged game pages are kept (manifest.py)."""
+        manifest, whose unchanged game pages are kept (manifest.py); ``jobs``: processes
+        that render the game pages."""
         self.data = data
         self.out = out
         self.progress = progress
@@ -230,6 +233,7 @@ class _Site:
         self.sink = sink
         self.extra = extra or {}
         self.compact = compact
+        self.jobs = jobs
         self.previous = previous or Manifest()
         self.manifest = Manifest()  # what this render writes (and keeps)
         self.kept = 0
@@ -612,7 +616,9 @@ class _Site:
                     self.progress(self.pages + self.kept, self.total)
             else:
                 todo.append(g.id)
-        if len(todo) == len(data.games):  # nothing to keep: read the logs in one pass
+        if self.jobs > 1 and len(todo) > LOG_BATCH and self.sink is None:
+            self._games_in_processes(eng, todo)
+        elif len(todo) == len(data.games):  # nothing to keep: read the logs in one pass
             for gid, choices, events in iter_game_logs(eng, LOG_BATCH):
                 self.game(gid, choices, events)
         else:
@@ -621,6 +627,27 @@ class _Site:
                     self.game(gid, choices, events)
         if self.compact:
             self._write_chunks(set(todo))
+
+    def _games_in_processes(self, eng: Engine, todo: list[int]) -> None:
+        """The game pages rendered by ``jobs`` forked processes, LOG_BATCH games a task:
+        each child inherits this site (its data, links and templates), reads its games'
+        logs on a connection of its own and writes their pages; the compact entries and
+        the files written come back here."""
+        global _FORKED
+        _FORKED = (self, eng)
+        batches = [todo[i : i + LOG_BATCH] for i in range(0, len(todo), LOG_BATCH)]
+        ctx = multiprocessing.get_context("fork")
+        try:
+            with ctx.Pool(min(self.jobs, len(batches)), initializer=_forked_init) as pool:
+                for pages, packed, files in pool.imap_unordered(_forked_batch, batches):
+                    self.pages += pages
+                    self.manifest.files.update(files)
+                    for k, entries in packed.items():
+                        self._packed[k].update(entries)
+                    if self.progress is not None:
+                        self.progress(self.pages + self.kept, self.total)
+        finally:
+            _FORKED = None
 
     def _files_of(self, gid: int) -> tuple[str, ...]:
         if self.compact:
@@ -739,6 +766,32 @@ class _Site:
         self.put(f"game/{gid}.jsonl", lines)
 
 
+_FORKED: tuple[_Site, Engine] | None = None  # the site a forked child renders games of
+
+
+def _forked_init() -> None:
+    """In a child: its own database connections (the parent's are the parent's), no
+    progress bar (the parent draws it)."""
+    assert _FORKED is not None
+    site, eng = _FORKED
+    eng.dispose(close=False)
+    site.progress = None
+
+
+def _forked_batch(
+    ids: list[int],
+) -> tuple[int, dict[int, dict[int, str]], set[str]]:
+    """In a child: render these games' pages; (pages written, compact entries, files)."""
+    assert _FORKED is not None
+    site, eng = _FORKED
+    site.pages = 0
+    site._packed = defaultdict(dict)
+    site.manifest.files = set()
+    for gid, choices, events in store_games.logs_of(eng, ids):
+        site.game(gid, choices, events)
+    return site.pages, dict(site._packed), site.manifest.files
+
+
 def _by_round(tables: list[tuple[Any, Any]]) -> list[tuple[Any, list[Any]]]:
     """(round, its tables) for consecutive tables of the same round."""
     out: list[tuple[Any, list[Any]]] = []
@@ -817,6 +870,7 @@ def render_site(
     private: bool = False,
     compact: bool | None = None,
     incremental: bool = True,
+    jobs: int = 1,
 ) -> RenderResult:
     """Render the whole site from the database into ``out``; returns what was written.
 
@@ -827,6 +881,8 @@ def render_site(
     ``compact``: replays in data files loaded on demand (default: above
     :data:`COMPACT_ABOVE` games). ``incremental``: keep the game pages of a previous render
     into ``out`` that would come out the same (default); False renders every page.
+    ``jobs``: processes rendering the game pages (forked from this one: give more than 1
+    only from a process that runs no other threads, e.g. the ``arena report`` command).
     """
     t0 = time.perf_counter()
     eng = engine_of(db)
@@ -837,7 +893,7 @@ def render_site(
     previous = Manifest.load(out)
     if not incremental and previous.ours:
         previous = Manifest(ours=True)
-    site = _Site(data, out, eng, progress, private, compact=compact, previous=previous)
+    site = _Site(data, out, eng, progress, private, compact=compact, previous=previous, jobs=jobs)
     site.prepare()
     site.index()
     for t in site.data.tournaments:

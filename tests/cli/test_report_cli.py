@@ -180,3 +180,46 @@ def test_public_report_hides_stderr_and_paths_private_shows_them(tmp_path: Path)
         assert text in kept, f"the private copy lacks {what}"
     assert "Private copy for the organiser" in kept
     assert command in kept, "the whole command"
+
+
+def report_json(cwd: Path, db: str, *args: str) -> dict:
+    code, out, err = arena(cwd, "report", "--db", db, "--json", *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_report_again_renders_only_what_changed_and_full_renders_all(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.db")
+    small_event(tmp_path, db, "again", *BUILTINS)  # 3 bots, 1 round of 2 games
+    out = str(tmp_path / "fresh")  # the event rendered its own folder already
+    first = report_json(tmp_path, db, "--out", out, "--jobs", "2")
+    second = report_json(tmp_path, db, "--out", out)
+    full = report_json(tmp_path, db, "--out", out, "--full")
+    assert first["kept"] == 0 and second["kept"] == 2 and full["kept"] == 0
+    assert second["pages"] + second["kept"] == first["pages"] == full["pages"]
+    assert first["replays"] == "inline"  # a small event: replays in their pages
+
+
+def test_report_replays_compact_packs_the_replays_in_data_files(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.db")
+    small_event(tmp_path, db, "compact", *BUILTINS)
+    data = report_json(tmp_path, db, "--replays", "compact")
+    out = where(tmp_path, data["out"])
+    assert data["replays"] == "compact"
+    assert list((out / "game" / "data").glob("*.js")) and not list(out.glob("game/*.jsonl"))
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("--replays", "zip"), "--replays"),
+        (("--jobs", "0"), "--jobs"),
+        (("--jobs", "65"), "--jobs"),
+    ],
+)
+def test_report_options_out_of_range_are_one_error_line(
+    tmp_path: Path, args: tuple[str, ...], says: str
+) -> None:
+    code, _, err = arena(tmp_path, "report", "--db", str(tmp_path / "none.db"), *args)
+    assert code == 2
+    assert says in one_error_line(err)

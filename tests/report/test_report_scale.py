@@ -245,3 +245,28 @@ def test_a_compact_replay_plays_in_a_browser_from_a_file(
     )
     assert [json.loads(x) for x in lines.splitlines()] == events
     assert w.problems == [] and w.dialogs == []
+
+
+@pytest.mark.parametrize("compact", [False, True], ids=["inline", "compact"])
+def test_game_pages_rendered_by_several_processes_equal_those_of_one(
+    ladder_db: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compact: bool
+) -> None:
+    monkeypatch.setattr(site_module, "LOG_BATCH", 4)  # 12 games: 3 tasks for 2 processes
+    url, _ = ladder_db
+    one, two = tmp_path / "one", tmp_path / "two"
+    a = render_site(url, one, compact=compact, jobs=1)
+    b = render_site(url, two, compact=compact, jobs=2)
+    assert a.pages == b.pages
+
+    def files(root: Path) -> dict[str, str]:
+        stamp = re.compile(r"rendered \d{4}-\d\d-\d\d \d\d:\d\d UTC")
+        return {
+            p.relative_to(root).as_posix(): stamp.sub("", p.read_text(encoding="utf-8"))
+            for p in (root / "game").rglob("*")
+            if p.is_file()
+        }
+
+    mine, theirs = files(one), files(two)
+    assert len(mine) >= 12 and mine == theirs
+    manifest = json.loads((two / ".arena-report").read_text(encoding="utf-8"))
+    assert set(mine) <= set(manifest["files"])  # the children's files are the site's
