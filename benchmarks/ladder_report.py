@@ -1,7 +1,7 @@
 """The report at ladder scale: ``render_site`` on a ladder of many stored games.
 
     .venv/bin/python benchmarks/ladder_report.py [--sizes 1000,10000,100000] [--bots 16]
-        [--seats 4] [--compact auto|yes|no]
+        [--seats 4] [--compact auto|yes|no] [--jobs 1]
 
 Fills a ladder in a temporary SQLite database with ``--play`` games of built-in policies
 (played in process by the real ladder runner, matchmaker and match runner, one game per
@@ -59,12 +59,14 @@ def copy_games(url: str, count: int) -> None:
         rounds.complete_match(eng, m.id, [copy])
 
 
-def render(url: str, out: Path, compact: bool | None, fresh: bool) -> tuple[int, int, float, float]:
+def render(
+    url: str, out: Path, compact: bool | None, fresh: bool, jobs: int
+) -> tuple[int, int, float, float]:
     """(pages written, pages kept, MB, seconds) of a render into ``out`` (``fresh``: emptied
     first)."""
     if fresh:
         shutil.rmtree(out, ignore_errors=True)
-    result = render_site(url, out, compact=compact)
+    result = render_site(url, out, compact=compact, jobs=jobs)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     return result.pages, result.kept, size / 1e6, result.seconds
 
@@ -73,6 +75,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="stored games to render at")
     parser.add_argument("--compact", choices=("auto", "yes", "no"), default="auto")
+    parser.add_argument("--jobs", type=int, default=1, help="processes rendering game pages")
     parser.add_argument("--play", type=int, default=1000, help="games really played")
     parser.add_argument("--bots", type=int, default=16)
     parser.add_argument("--seats", type=int, default=4)
@@ -108,10 +111,10 @@ def main() -> None:
         for size in (int(x) for x in args.sizes.split(",")):
             copy_games(url, max(0, size - stored))
             stored = max(stored, size)
-            pages, _, mb, seconds = render(url, tmp / "site", compact, fresh=True)
+            pages, _, mb, seconds = render(url, tmp / "site", compact, True, args.jobs)
             fill(url, 100)
             stored += 100
-            again, kept, mb2, seconds2 = render(url, tmp / "site", compact, fresh=False)
+            again, kept, mb2, seconds2 = render(url, tmp / "site", compact, False, args.jobs)
             print(
                 f"{size:7d} {pages:7d} {mb:8.1f} {mb * 1000 / size:8.1f} {seconds:9.1f}"
                 f" {seconds / size * 1000:8.2f}  | {'':16}{again:7d} {kept:7d} {mb2:8.1f}"
