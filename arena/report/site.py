@@ -234,12 +234,21 @@ class _Site:
         self.extra = extra or {}
         self.compact = compact
         self.jobs = jobs
+        self.only: str | None = None  # render just this page (the live site's request)
         self.previous = previous or Manifest()
         self.manifest = Manifest()  # what this render writes (and keeps)
         self.kept = 0
         self._packed: dict[int, dict[int, str]] = defaultdict(dict)  # chunk -> game -> entry
         self._info: dict[int, GameInfo] = {}
         self._round_page: dict[int, str] = {}  # match id -> archive page of its table
+        for t in data.tournaments:
+            tables = [m for r in t.rounds for m in r.matches]
+            if len(tables) > LONG:
+                for i, m in enumerate(tables):
+                    assert m.row.id is not None
+                    self._round_page[m.row.id] = (
+                        f"tournament/{t.id}-tables-{i // PER_PAGE + 1}.html"
+                    )
         self._neighbours: dict[int, tuple[int | None, int | None]] = {}
         self._cards: dict[str, dict[str, tuple[str, str]]] = {}
         self.tests = abtests.load(eng)
@@ -305,7 +314,13 @@ class _Site:
         form = "the private copy (do not publish)" if self.shown.private else "public"
         self.manifest.save(self.out, form)
 
+    def wants(self, rel: str) -> bool:
+        """Is this page to be rendered? (The live site renders one page at a time.)"""
+        return self.only is None or rel == self.only
+
     def write(self, rel: str, template: str, **ctx: Any) -> None:
+        if not self.wants(rel):
+            return
         root = "../" * rel.count("/")
         html = self.env.get_template(template).render(
             root=root,
@@ -423,8 +438,8 @@ class _Site:
         for page in archive["pages"]:
             k = page["k"]
             part = tables[k * PER_PAGE : (k + 1) * PER_PAGE]
-            for _, m in part:
-                self._round_page[m.row.id] = page["href"]
+            if not self.wants(page["href"]):
+                continue
             d = digest(
                 [
                     [p["href"] for p in archive["pages"]],
@@ -564,6 +579,8 @@ class _Site:
         for page in archive["pages"]:
             k = page["k"]
             part = games[k * PER_PAGE : (k + 1) * PER_PAGE]
+            if not self.wants(page["href"]):
+                continue
             d = digest(
                 [
                     [p["href"] for p in archive["pages"]],
@@ -945,6 +962,7 @@ class LiveSite:
             self._pages.clear()
             site = self._site
             site.extra = extra or {}
+            site.only = rel
             if rel == "index.html":
                 site.index()
             elif m := _PAGE.fullmatch(rel):
