@@ -43,7 +43,7 @@ from arena.abtest import SprtSpec, SprtState, Verdict, head_to_head, unit_layout
 from arena.abtest.design import BASE, NEW, RECOMMENDED, base_layout
 from arena.bots import BotSource, Image, Remote, source_dict, source_from_dict
 from arena.errors import ArenaError, UsageProblem
-from arena.executor import executor_factory
+from arena.executor import known_executor, runner_executor
 from arena.faults import FaultPolicy
 from arena.match import BotEntry, MatchResult, MatchSpec
 from arena.seeds import DealKey
@@ -354,9 +354,14 @@ class AbTestRunner:
         db_retry: float | None = None,
         warn: Callable[[str], None] | None = None,
         executor: str = "local",
+        address: str | None = None,
     ) -> None:
+        """``executor``: where units run (a name in arena.executor.EXECUTORS, else a
+        ValueError); ``address``: the Ray cluster's, for ``"ray"`` (None: RAY_ADDRESS, else
+        a Ray instance of this machine)."""
         self.eng = engine_of(db)
-        self.executor = executor_factory(executor)  # a ValueError for an unknown name
+        self.executor = known_executor(executor)
+        self.address = address
         self.tid = tid
         self.progress = progress
         self.workers = max(1, workers)
@@ -422,15 +427,6 @@ class AbTestRunner:
         m = games_per_unit(t)
         if t.status == AbTestStatus.COMPLETED:
             return AbOutcome(t, tally.state, tally.stopped_by, void_units=tally.void)
-        if any(isinstance(source_from_dict(b["source"]), Image) for b in t.bots):
-            from arena.runtime.docker import ContainerLimits, reap_stale_containers_async
-
-            await reap_stale_containers_async()
-            self.container_limits = ContainerLimits(**(t.options.get("container") or {}))
-        if t.options.get("process"):
-            from arena.runtime.sandbox import ProcessLimits
-
-            self.process_limits = ProcessLimits(**t.options["process"])
         try:
             faults = FaultPolicy(
                 deadline=float(t.options.get("deadline", limits.DEFAULT_DEADLINE)),
@@ -446,14 +442,15 @@ class AbTestRunner:
 
         emit()
         if not tally.finished:
-            executor = self.executor(
-                self.workers,
+            executor, self.process_limits, self.container_limits = await runner_executor(
+                t.options,
+                images=any(isinstance(source_from_dict(b["source"]), Image) for b in t.bots),
+                workers=self.workers,
+                kind=self.executor,
+                address=self.address,
                 faults=faults,
                 concurrency=t.concurrency,
-                isolation=str(t.options.get("isolation", "event")),
                 event_id=f"ab{t.id}",
-                process_limits=self.process_limits,
-                container_limits=self.container_limits,
             )
             async with executor:
                 await self._play_all(t, executor, faults, tally, done, emit)
@@ -566,10 +563,12 @@ async def run_test(
     db_retry: float | None = None,
     warn: Callable[[str], None] | None = None,
     executor: str = "local",
+    address: str | None = None,
 ) -> AbOutcome:
     return await AbTestRunner(
-        db, tid, progress, workers=workers, db_retry=db_retry, warn=warn, executor=executor
-    ).run()
+        db, tid, progress, workers=workers, db_retry=db_retry, warn=warn, executor=executor,
+        address=address,
+    ).run()  # fmt: skip
 
 
 def outcome_of(db: str | Engine | None, tid: int) -> AbOutcome:

@@ -28,7 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from arena import limits
 from arena.bots import BotSource, Image, Remote, is_builtin
 from arena.errors import ArenaError, UsageProblem
-from arena.executor import make_executor
+from arena.executor import runner_executor
 from arena.faults import Absence, FaultLine, FaultPolicy, summarize
 from arena.leaderboard import Board, ratings, winner_los
 from arena.match import BotEntry, MatchResult, MatchSpec
@@ -375,15 +375,6 @@ class TournamentRunner:
                 challengers=[e.name for e in entries if e.challenger],
             )
         by_name = {e.name: e for e in entries}
-        if any(isinstance(entry_source(e), Image) for e in entries):
-            from arena.runtime.docker import ContainerLimits, reap_stale_containers_async
-
-            await reap_stale_containers_async()  # containers of a run that was killed
-            self.container_limits = ContainerLimits(**(t.options.get("container") or {}))
-        if t.options.get("process"):
-            from arena.runtime.sandbox import ProcessLimits
-
-            self.process_limits = ProcessLimits(**t.options["process"])
         sched = _scheduler(t, entries)
         total_rounds = sched.total_rounds()
         per_round = max(1, len(entries) // t.seats) * t.games_per_match
@@ -404,18 +395,17 @@ class TournamentRunner:
         self.remote_links = self._remote_links(entries)
         if self.remote_links and not self.listen:
             raise ArenaError("remote bots need a TCP listener: give --listen HOST:PORT")
-        executor = make_executor(
-            self.workers,
+        executor, self.process_limits, self.container_limits = await runner_executor(
+            t.options,
+            images=any(isinstance(entry_source(e), Image) for e in entries),
+            workers=self.workers,
             kind=self.executor_kind,
             address=self.address,
             faults=faults,
             concurrency=t.concurrency,
-            isolation=str(t.options.get("isolation", "event")),
             listen=self.listen,
             remote=bool(self.remote_links),
             event_id=f"t{t.id}",
-            process_limits=self.process_limits,
-            container_limits=self.container_limits,
         )
         async with executor:
             self.executor = executor

@@ -26,6 +26,7 @@ from arena.cli.options import (
     JsonOpt,
     NoReportOpt,
     ProcessLimitOpt,
+    RayAddressOpt,
     ReportDirOpt,
     SeedOpt,
     StrikesOpt,
@@ -192,6 +193,7 @@ def run_and_print(
     db_retry: float | None,
     out_dir: Path | None,
     executor_name: str = "local",
+    address: str | None = None,
 ) -> None:
     from arena.abtest_runner import Progress, run_test
 
@@ -212,6 +214,7 @@ def run_and_print(
                 db_retry=db_retry,
                 warn=warn,
                 executor=executor_name,
+                address=address,
             ),
             f"test {tid} interrupted: every bot was stopped and the units played so far are "
             f"kept; continue it with: arena test resume {tid}",
@@ -395,6 +398,7 @@ def test(
     ] = limits.DEFAULT_TEST_CONCURRENCY,
     workers_: WorkersOpt = None,
     executor_: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
     seed: SeedOpt = None,
     deadline: DeadlineOpt = limits.DEFAULT_DEADLINE,
     time_bank: TimeBankOpt = limits.DEFAULT_TIME_BANK,
@@ -427,7 +431,7 @@ def test(
             "give the two bots: arena test NEW BASE [options] (or: arena test resume ID, "
             "arena test list)"
         )
-    executor_name, _ = executor(executor_, None, None)  # Ray: RAY_ADDRESS or a local one
+    executor_name, address = executor(executor_, ray_address, None)
     spec = parse_sprt_option(sprt)
     limits.check_count(seats, "--seats", limits.MIN_EVENT_SEATS, limits.MAX_TABLE_SEATS)
     if games is not None:
@@ -466,8 +470,9 @@ def test(
     tid = create_test(cfg, db)
     err.print(f"test {tid} created; if it is interrupted: arena test resume {tid}")
     run_and_print(
-        db, tid, as_json, n_workers, db_retry, None if no_report else out_dir, executor_name
-    )
+        db, tid, as_json, n_workers, db_retry, None if no_report else out_dir, executor_name,
+        address,
+    )  # fmt: skip
 
 
 @test_app.command("resume")
@@ -475,6 +480,7 @@ def test_resume(
     tid: Annotated[int, typer.Argument(metavar="ID", help="The test's id.")],
     workers_: WorkersOpt = None,
     executor_: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
     out_dir: ReportDirOpt = Path("reports"),
     no_report: NoReportOpt = False,
     db_retry: DbRetryOpt = None,
@@ -489,11 +495,12 @@ def test_resume(
 
     retry_limit(db_retry)
     n_workers = workers(workers_)
-    executor_name, _ = executor(executor_, None, None)  # Ray: RAY_ADDRESS or a local one
+    executor_name, address = executor(executor_, ray_address, None)
     load(read_engine(db), tid)  # an unknown id is an error, and creates nothing
     run_and_print(
-        db, tid, as_json, n_workers, db_retry, None if no_report else out_dir, executor_name
-    )
+        db, tid, as_json, n_workers, db_retry, None if no_report else out_dir, executor_name,
+        address,
+    )  # fmt: skip
 
 
 @test_app.command("list")

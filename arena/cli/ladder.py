@@ -15,22 +15,32 @@ from arena.cli.options import (
     DbOpt,
     DbRetryOpt,
     DeadlineOpt,
+    ExecutorOpt,
     IsolationOpt,
     JsonOpt,
     ProcessLimitOpt,
+    RayAddressOpt,
     StrikesOpt,
     TimeBankOpt,
     VariantOpt,
-    WorkersOpt,
+    executor,
     isolation,
     optional_seed,
     process_options,
     ruleset,
     workers,
 )
-from arena.errors import ArenaError, UsageProblem
+from arena.errors import ArenaError
 
-EXECUTORS = ("local", "workers")
+LadderWorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        metavar="N",
+        help="--executor local: worker processes that play the tables, each with its own "
+        "copy of the bots (default: 1, all in this process).",
+    ),
+]
 
 SeatsOpt = Annotated[
     int,
@@ -58,16 +68,9 @@ def ladder_run(
         ),
     ] = 1,
     concurrency: ConcurrencyOpt = 16,
-    workers_: WorkersOpt = None,
-    executor: Annotated[
-        str | None,
-        typer.Option(
-            "--executor",
-            metavar="local|workers",
-            help="Where tables run: local (this process; the default unless --workers is "
-            "given) or workers (worker processes, --workers of them).",
-        ),
-    ] = None,
+    workers_: LadderWorkersOpt = None,
+    executor_: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
     max_games: Annotated[
         int | None,
         typer.Option(
@@ -111,16 +114,16 @@ def ladder_run(
     limits.check_games(games)
     if max_games is not None:
         limits.check_count(max_games, "--max-games", 1, limits.MAX_LADDER_GAMES)
-    if executor is not None and executor not in EXECUTORS:
-        raise UsageProblem(
-            f"unknown executor {executor!r} (choose from {', '.join(EXECUTORS)})",
-            param="--executor",
+    if executor_ == "workers":  # the ladder's name for worker processes before Ray came
+        err.print(
+            "warning: --executor workers is deprecated: use --executor local --workers N",
+            markup=False,
+            soft_wrap=True,
         )
-    if executor == "local" and workers_ not in (None, 1):
-        raise UsageProblem("--executor local plays in this process: leave out --workers")
-    n_workers = (
-        1 if executor == "local" or (executor is None and workers_ is None) else workers(workers_)
-    )
+        executor_ = "local"
+        workers_ = workers(workers_)
+    kind, address = executor(executor_, ray_address, workers_)
+    n_workers = 1 if workers_ is None else workers(workers_)
     retry_limit(db_retry)
     isolation(isolation_)
     draws = optional_seed(seed)
@@ -162,6 +165,8 @@ def ladder_run(
         warn=warn,
         db_retry=db_retry,
         seed=draws,
+        executor=kind,
+        address=address,
     )
     outcome = interrupt.run(
         runner.run(),

@@ -8,7 +8,9 @@
   optional extra ``flip7-arena[ray]``; imported only when asked for);
 * :func:`make_executor` picks by name (``EXECUTORS``: ``local``, ``ray``): local with more
   than one worker, or Ray, sends matches to the pool, except matches with remote bots,
-  which run in this process (they connect to its TCP listener).
+  which run in this process (they connect to its TCP listener);
+* :func:`runner_executor` is the set-up tournaments, A/B tests and ladders share: the
+  limits of the event's stored options, then :func:`make_executor`.
 
 Before an event plays, ``preflight(bots)`` starts each entrant and waits for its hello
 (``arena.match.preflight``): every executor can, each in its own way (see theirs).
@@ -20,8 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from arena.bots import Remote
 from arena.executor.local import ISOLATIONS, LocalExecutor
@@ -137,6 +139,14 @@ EXECUTORS: dict[str, Callable[[int, str | None, dict[str, Any]], Any]] = {
 }
 
 
+def known_executor(kind: str) -> str:
+    """``kind`` if it names an executor (a key of ``EXECUTORS``), else a ValueError that
+    names the known ones."""
+    if kind not in EXECUTORS:
+        raise ValueError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
+    return kind
+
+
 def make_executor(
     workers: int,
     *,
@@ -154,8 +164,7 @@ def make_executor(
     """The executor ``kind`` (a name in ``EXECUTORS``): local with ``workers`` worker
     processes (1: this process only), or a Ray cluster at ``address``. ``remote``: the event
     has remote bots (then this process also listens for them on ``listen``)."""
-    if kind not in EXECUTORS:
-        raise ValueError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
+    known_executor(kind)
     common: dict[str, Any] = dict(
         faults=faults,
         concurrency=concurrency,
@@ -170,17 +179,57 @@ def make_executor(
     return Split(local, EXECUTORS[kind](workers, address, common))
 
 
-ExecutorFactory = Callable[..., Executor]
+class RunnerExecutor(NamedTuple):
+    """The executor an event's runner plays through, and the limits its options set (the
+    runner also puts them in each match spec)."""
+
+    executor: LocalExecutor | Split
+    process_limits: Any
+    container_limits: Any
 
 
-def executor_factory(name: str, address: str | None = None) -> ExecutorFactory:
-    """:func:`make_executor` for the executor registered as ``name`` (and the cluster
-    ``address`` it needs, if any); a ValueError names the known ones."""
-    import functools
+async def runner_executor(
+    options: Mapping[str, Any],
+    *,
+    images: bool,
+    workers: int,
+    kind: str = "local",
+    address: str | None = None,
+    faults: FaultPolicy,
+    concurrency: int,
+    event_id: str,
+    listen: str | None = None,
+    remote: bool = False,
+) -> RunnerExecutor:
+    """The executor set up as tournaments, A/B tests and ladders do from their stored
+    ``options``: the process limits of ``options["process"]``, and when the event has
+    container bots (``images``) the containers of a run that was killed reaped and the
+    limits of ``options["container"]``; then :func:`make_executor` with the isolation of
+    ``options["isolation"]`` (default ``event``)."""
+    container_limits = process_limits = None
+    if images:
+        from arena.runtime.docker import ContainerLimits, reap_stale_containers_async
 
-    if name not in EXECUTORS:
-        raise ValueError(f"unknown executor {name!r} (available: {', '.join(sorted(EXECUTORS))})")
-    return functools.partial(make_executor, kind=name, address=address)
+        await reap_stale_containers_async()  # containers of a run that was killed
+        container_limits = ContainerLimits(**(options.get("container") or {}))
+    if options.get("process"):
+        from arena.runtime.sandbox import ProcessLimits
+
+        process_limits = ProcessLimits(**options["process"])
+    executor = make_executor(
+        workers,
+        kind=kind,
+        address=address,
+        faults=faults,
+        concurrency=concurrency,
+        isolation=str(options.get("isolation", "event")),
+        listen=listen,
+        remote=remote,
+        event_id=event_id,
+        process_limits=process_limits,
+        container_limits=container_limits,
+    )
+    return RunnerExecutor(executor, process_limits, container_limits)
 
 
 __all__ = [
@@ -188,12 +237,14 @@ __all__ = [
     "ISOLATIONS",
     "Executor",
     "LocalExecutor",
+    "RunnerExecutor",
     "Split",
     "WorkerPool",
     "default_workers",
-    "executor_factory",
+    "known_executor",
     "make_executor",
     "run_split",
+    "runner_executor",
 ]
 
 

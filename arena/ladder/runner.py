@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from arena import limits
 from arena.bots import Image, Remote
 from arena.errors import ArenaError, UsageProblem
-from arena.executor import make_executor
+from arena.executor import known_executor, runner_executor
 from arena.faults import FaultPolicy
 from arena.ladder.field import Field
 from arena.ladder.suspension import CrashWindow, crash_of
@@ -173,14 +173,21 @@ class LadderRunner:
         warn: Callable[[str], None] | None = None,
         db_retry: float | None = None,
         seed: int | None = None,
+        executor: str = "local",
+        address: str | None = None,
     ) -> None:
         """``concurrency``: games at once over all tables; ``max_games``: stop once this
         run has played that many (None: until stopped); ``seed``: the matchmaker's draws
-        (None: fresh)."""
+        (None: fresh). ``executor``: where tables run (a name in arena.executor.EXECUTORS,
+        else a ValueError), locally over ``workers`` worker processes (1: this process)
+        or on Ray; ``address``: the Ray cluster's, for ``"ray"`` (None: RAY_ADDRESS, else
+        a Ray instance of this machine)."""
         self.eng = engine_of(db)
         self.ladder = ladder
         self.concurrency = max(1, concurrency)
         self.workers = max(1, workers)
+        self.executor_kind = known_executor(executor)
+        self.address = address
         self.max_games = max_games
         self.progress = progress
         self.warn = warn or log.warning
@@ -243,26 +250,17 @@ class LadderRunner:
             time_bank=float(t.options.get("time_bank", limits.DEFAULT_TIME_BANK)),
             max_strikes=int(t.options.get("max_strikes", limits.DEFAULT_MAX_STRIKES)),
         )
-        container_limits = process_limits = None
-        if any(isinstance(stored_source(e), Image) for _, e in self.rows.values()):
-            from arena.runtime.docker import ContainerLimits, reap_stale_containers_async
-
-            await reap_stale_containers_async()
-            container_limits = ContainerLimits(**(t.options.get("container") or {}))
-        if t.options.get("process"):
-            from arena.runtime.sandbox import ProcessLimits
-
-            process_limits = ProcessLimits(**t.options["process"])
-        slots = max(1, self.concurrency // max(1, min(t.games_per_match, 4)))
-        executor = make_executor(
-            self.workers,
+        executor, process_limits, container_limits = await runner_executor(
+            t.options,
+            images=any(isinstance(stored_source(e), Image) for _, e in self.rows.values()),
+            workers=self.workers,
+            kind=self.executor_kind,
+            address=self.address,
             faults=faults,
             concurrency=self.concurrency,
-            isolation=str(t.options.get("isolation", "event")),
             event_id=f"l{self.ladder.id}",
-            process_limits=process_limits,
-            container_limits=container_limits,
         )
+        slots = max(1, self.concurrency // max(1, min(t.games_per_match, 4)))
         running: dict[asyncio.Task[MatchResult], Match] = {}
         self.field.tables = following
         try:

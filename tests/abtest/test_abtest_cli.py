@@ -69,6 +69,7 @@ def test_progress_goes_to_stderr_and_the_summary_prints_the_variance_reduction(
         (["builtin:ev", "no-such-bot"], "no-such-bot"),
         (["builtin:ev", "builtin:nosuchpolicy"], "nosuchpolicy"),
         (["builtin:ev", "builtin:random", "--executor", "nowhere"], "nowhere"),
+        (["builtin:ev", "builtin:random", "--ray-address", "127.0.0.1:6379"], "--executor ray"),
         (["builtin:ev", "builtin:random", "--seats", "3"], "--opponents"),
         (["builtin:ev", "builtin:random", "--games", "7"], "--games"),
         (["builtin:ev"], "NEW BASE"),
@@ -86,6 +87,21 @@ def test_bad_input_is_one_error_line_and_exit_2(
     # nothing was stored
     listed = run_arena("test", "list", "--json", "--db", db)
     assert listed.returncode == 0 and json.loads(listed.stdout) == []
+
+
+def test_resume_refuses_a_ray_address_without_the_ray_executor(tmp_path: Path) -> None:
+    db = _sqlite(tmp_path)
+    made = run_arena(
+        "test", "builtin:ev", "builtin:random", "--games", "4", "--no-report", "--db", db
+    )
+    assert made.returncode == 0, made.stderr
+    r = run_arena(
+        "test", "resume", "1", "--no-report", "--ray-address", "127.0.0.1:6379", "--db", db
+    )
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.strip().splitlines() == ["error: --ray-address: give it with --executor ray"], (
+        r.stderr
+    )
 
 
 def test_a_three_seat_test_takes_its_opponent_from_opponents(tmp_path: Path) -> None:

@@ -361,3 +361,80 @@ def test_the_cli_says_in_one_line_when_ray_is_missing_or_the_cluster_unreachable
     assert bad.returncode == 2 and "--ray-address: give it with --executor ray" in bad.stderr
     workers = arena_cli(*base, "--executor", "ray", "--workers", "2")
     assert workers.returncode == 2 and "--workers: is for the local executor" in workers.stderr
+
+
+def test_a_ladder_plays_its_tables_as_ray_tasks(cluster: LocalCluster, tmp_path: Path) -> None:
+    """``arena ladder run --executor ray`` plays and stores its tables on the cluster, and a
+    second run on Ray, in this process, shows each table was a Ray task on a node; the
+    ladder's board rates every bot on the games of both."""
+    import json
+
+    from arena.ladder.runner import LadderConfig, LadderRunner, Progress, open_ladder
+
+    ex = ROOT / "bots" / "examples" / "python"
+    db = f"sqlite:///{tmp_path / 'ladder.db'}"
+    for name, bot in [("ev", "ev/bot.py"), ("coin", "random/bot.py"), ("t18", "threshold/bot.py")]:
+        added = arena_cli("bot", "add", name, "--cmd", f"{sys.executable} {ex / bot}", "--db", db)
+        assert added.returncode == 0, added.stderr
+    ran = arena_cli(
+        "ladder", "run", "--seats", "2", "--max-games", "6", "--seed", "5", "--json",
+        "--executor", "ray", "--ray-address", cluster.address, "--db", db,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    assert "Traceback" not in ran.stderr
+    assert json.loads(ran.stdout)["games"] == 6
+
+    ladder = open_ladder(db, LadderConfig(seats=2))
+    seen: list[Any] = []
+
+    def progress(_: Progress) -> None:
+        if runner.executor is not None and not seen:
+            seen.append(runner.executor)
+
+    runner = LadderRunner(
+        db, ladder, max_games=4, seed=6, progress=progress, executor="ray",
+        address=cluster.address,
+    )  # fmt: skip
+    outcome = asyncio.run(asyncio.wait_for(runner.run(), 300))
+    assert outcome.games == 4
+    placements = seen[0].pool.placements
+    assert len(placements) == 4  # a table per game (--games 1), a task per table
+    assert all(p["match"].startswith(f"l{ladder.id}-m") for p in placements)
+    assert {p["node"] for p in placements} <= {cluster.head_id, cluster.second.node_id}
+
+    eng = create_engine(db)
+    with Session(eng) as s:
+        stored = [g for g in s.exec(select(Game)) if g.status == "completed"]
+    eng.dispose()
+    assert len(stored) == 6 + 4
+    board = arena_cli("ladder", "status", "--json", "--db", db)
+    assert board.returncode == 0, board.stderr
+    (rows,) = [lad["rows"] for lad in json.loads(board.stdout)]
+    assert {r["bot"] for r in rows} == {"ev@v1", "coin@v1", "t18@v1"}
+    assert all(r["status"] == "active" and r["elo"] is not None for r in rows)
+    assert sum(r["games"] for r in rows) == 2 * (6 + 4)
+
+
+def test_arena_test_plays_on_the_ray_cluster_its_ray_address_names(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    """``arena test --ray-address`` is checked before anything is stored (a malformed one
+    exits 2, one that does not answer 1, each in one line), and plays on that cluster."""
+    import json
+
+    db = f"sqlite:///{tmp_path / 'ab.db'}"
+    base = ["test", "builtin:ev", "builtin:random", "--games", "8", "--no-report", "--db", db]
+    for address, code, needle in [
+        ("nowhere", 2, "error: --ray-address: give HOST:PORT"),
+        ("127.0.0.1:1", 1, "error: cannot reach the Ray cluster at 127.0.0.1:1: "),
+    ]:
+        r = arena_cli(*base, "--executor", "ray", "--ray-address", address)
+        assert r.returncode == code, r.stderr
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(needle), r.stderr
+    listed = arena_cli("test", "list", "--json", "--db", db)
+    assert listed.returncode == 0 and json.loads(listed.stdout) == []
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    r = arena_cli(*base, "--json", "--executor", "ray", "--ray-address", cluster.address, env=env)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["games"] == 8

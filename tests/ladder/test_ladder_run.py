@@ -23,7 +23,7 @@ from arena.report.site import slug
 EXAMPLES = ROOT / "bots" / "examples" / "python"
 CRASHER = ROOT / "tests" / "bots" / "crash_at_start.py"
 PY = sys.executable
-WORKERS = ("--executor", "workers", "--workers", "2")  # the killed run plays on 2 processes
+WORKERS = ("--executor", "local", "--workers", "2")  # the killed run plays on 2 processes
 
 
 def arena(db: str, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
@@ -199,14 +199,28 @@ def test_ladder_commands_refuse_bad_input_in_one_line(db_url: str) -> None:
     for args, message in [
         (("--seats", "1"), "--seats"),
         (("--max-games", "0"), "--max-games"),
-        (("--executor", "cloud"), "unknown executor 'cloud'"),
-        (("--executor", "local", "--workers", "3"), "--executor local"),
+        (("--executor", "cloud"), "--executor: unknown executor 'cloud' (choose from local, ray)"),
+        (("--executor", "ray", "--ray-address", "nowhere"), "--ray-address: give HOST:PORT"),
+        (("--ray-address", "127.0.0.1:6379"), "--ray-address: give it with --executor ray"),
+        (("--executor", "ray", "--workers", "2"), "--workers: is for the local executor"),
         (("--variant", "chess"), "unknown variant 'chess'"),
     ]:
         r = arena(db_url, "ladder", "run", *args, code=2)
         assert r.stderr.startswith("error: ") and message in r.stderr, r.stderr
         assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "no ladder yet" in arena(db_url, "ladder", "status").stdout
+
+
+def test_executor_workers_is_a_deprecated_name_for_local_worker_processes(db_url: str) -> None:
+    field(db_url)
+    r = arena(db_url, "ladder", "run", "--seats", "2", "--max-games", "4", "--json",
+              "--executor", "workers", "--workers", "2")  # fmt: skip
+    warnings = [line for line in r.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        "warning: --executor workers is deprecated: use --executor local --workers N"
+    ]
+    assert json.loads(r.stdout)["games"] == 4
+    assert query(db_url, "SELECT count(*) FROM game WHERE status = 'completed'") == [(4,)]
 
 
 def test_the_tournament_row_of_a_ladder_is_not_resumed_as_a_tournament(db_url: str) -> None:
