@@ -185,15 +185,18 @@ class History:
     """A board's ratings after each tournament round that added games to it, in the
     order the rounds ended (their last game stored)."""
 
-    rounds: list[int]  # round ids
+    rounds: list[int]  # round ids (the last of each group of ``every``)
+    every: int = 1  # rounds per point (see history's max_points)
     # bot -> its rating after each round, from the first round it played in
     ratings: dict[str, list[float]] = field(default_factory=dict)
 
 
-def history(db: Db, *, variant: str, brutal: bool) -> History:
+def history(db: Db, *, variant: str, brutal: bool, max_points: int | None = None) -> History:
     """The board's fit (:func:`ratings`) re-run after each round: the rating each bot had
     on the leaderboard when that round was over. The last point of every bot is its
-    rating on the board now."""
+    rating on the board now. ``max_points``: re-run it after every k-th round only (and
+    after the last), so that at most this many fits are made: a ladder of 100,000 games
+    has 1,000 rounds, and each fit is over every game before it."""
     from arena.ratings import refits
 
     by_round: dict[int, list[Any]] = defaultdict(list)
@@ -204,8 +207,12 @@ def history(db: Db, *, variant: str, brutal: bool) -> History:
             by_round[r.round_id].append(g)
             last[r.round_id] = max(last.get(r.round_id, 0), r.game_id)
     order = sorted(by_round, key=lambda rid: (last[rid], rid))
-    out = History(rounds=order)
-    for after in refits(by_round[rid] for rid in order):
+    groups = [[rid] for rid in order]
+    if max_points is not None and len(order) > max_points:
+        k = -(-len(order) // max_points)
+        groups = [order[i : i + k] for i in range(0, len(order), k)]
+    out = History(rounds=[g[-1] for g in groups], every=len(groups[0]) if groups else 1)
+    for after in refits([x for rid in g for x in by_round[rid]] for g in groups):
         for bot, rating in after.items():
             out.ratings.setdefault(bot, []).append(rating)
     return out

@@ -57,6 +57,7 @@ MARKER = ".arena-report"  # marks a folder this module wrote (its manifest: mani
 SUBDIRS = ("tournament", "bot", "game", "test")
 COMPACT_ABOVE = 2000  # games: above this, replays go to data files (chunks.py), not pages
 LOG_BATCH = 200  # games whose logs are read from the database at a time
+HISTORY_POINTS = 200  # at most this many points on a rating chart (refits: see history)
 LONG = 500  # a list (a tournament's tables, a bot's games) longer than this is split:
 RECENT = 200  # its page shows the most recent rows,
 PER_PAGE = 1000  # and archive pages of this many rows each hold them all
@@ -264,7 +265,9 @@ class _Site:
         self.boards = leaderboard.boards(eng)
         self.rows = {id(b): self._rows(b) for b in self.boards}
         self.histories = {
-            id(b): leaderboard.history(eng, variant=str(b.variant), brutal=bool(b.brutal))
+            id(b): leaderboard.history(
+                eng, variant=str(b.variant), brutal=bool(b.brutal), max_points=HISTORY_POINTS
+            )
             for b in self.boards
         }
         self.t_standings: dict[int, list[Any]] = {}
@@ -509,6 +512,7 @@ class _Site:
                 if row is None:
                     continue
                 hist = self.histories[id(board)].ratings.get(bot) or []
+                every = self.histories[id(board)].every
                 title = board_title(board.variant, board.brutal)
                 ratings.append(
                     {
@@ -519,11 +523,14 @@ class _Site:
                         "row": row,
                         "of": len(rows),
                         "chart": rating_chart(
-                            hist, title=f"{bot}: rating after each round, {title}", x_label="rounds"
+                            hist,
+                            title=f"{bot}: rating after each round, {title}",
+                            x_label="rounds" if every == 1 else f"every {every} rounds",
                         )
                         if hist
                         else None,
                         "rounds": len(hist),
+                        "every": every,
                     }
                 )
             events = []
@@ -680,7 +687,7 @@ class _Site:
         t = owner.row if owner is not None else None
         return digest(
             [
-                dataclasses.astuple(g),
+                [getattr(g, f) for f in _GAME_FIELDS],
                 [f for f in g.faults if f.get("bot") is None or self.visible(f.get("bot"))],
                 [t.name, t.brutal, t.options] if t is not None else None,
                 [m.table, m.games] if m is not None else None,
@@ -783,6 +790,7 @@ class _Site:
         self.put(f"game/{gid}.jsonl", lines)
 
 
+_GAME_FIELDS = tuple(f.name for f in dataclasses.fields(GameInfo))
 _FORKED: tuple[_Site, Engine] | None = None  # the site a forked child renders games of
 
 

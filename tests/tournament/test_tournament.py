@@ -216,3 +216,8 @@ def test_rating_history_is_the_leaderboard_fit_after_each_round(db_url: str) -> 
         assert got.ratings[bot] == pytest.approx(series, abs=1e-6)
     board = ratings(db_url, variant="base", brutal=False)
     assert {b: r[-1] for b, r in got.ratings.items()} == pytest.approx(board.ratings, abs=1e-6)
+    # at most 2 points: a fit after every 3rd round and after the last (rounds 3 and 5)
+    few = history(db_url, variant="base", brutal=False, max_points=2)
+    assert few.rounds == [order[2], order[4]] and few.every == 3
+    for bot, series in expected.items():
+        assert few.ratings[bot] == pytest.approx([series[2], series[4]], abs=1e-6)
