@@ -6,11 +6,22 @@ and from any web server, in any folder):
     index.html                  leaderboards per variant and Brutal mode, list of tournaments
     style.css, replay.js        the only assets (no CDN, no external address)
     tournament/<id>.html        standings, rounds, crosstable, faults, seat statistics
+    tournament/<id>-tables-<n>.html   a long tournament's tables, 1,000 a page (a ladder's)
     bot/<slug>.html             rating and its history, results by tournament and opponent,
                                 faults
+    bot/<slug>-games-<n>.html   a bot's games, 1,000 a page, when it has many
     game/<id>.html              the replay
     game/<id>.jsonl             the game's events, one JSON object per line
+    game/data/<n>.js            compact replays: 50 games' replays and events, which their
+                                pages load when opened (then there is no .jsonl; chunks.py)
     test/<id>.html              an A/B test: verdict, LLR over games, pair outcomes
+    .arena-report               the manifest of what was rendered (manifest.py)
+
+Rendering into a folder rendered before writes only what changed: a game page is kept
+when what it shows is unchanged, as is a full archive page; the index, tournament and
+bot pages show ratings, which every game moves, and are rendered each time. Long lists
+show their most recent rows and link their archive pages, so no page grows with the
+number of games.
 
 Public or private (:mod:`arena.report.privacy`): by default the site leaves out the bots'
 logs, the database and the organiser's file paths; ``private=True`` renders the
