@@ -38,6 +38,7 @@ class Language:
     command: Path  # what the arena runs once the bot is built
     tools: tuple[str, ...]  # checked before building
     shell: str = "bash"  # build.sh's interpreter
+    concurrency: int = 16  # games at once in its 6-game matches against the Python bots
 
 
 LANGUAGES = {
@@ -59,8 +60,11 @@ LANGUAGES = {
         EXAMPLES / "java",
         EXAMPLES / "java" / "run.sh",
         ("java", "javac", "jar", "protoc", "grpc_java_plugin"),
+        concurrency=6,
     ),
-    "node": Language("Node", EXAMPLES / "node", EXAMPLES / "node" / "run.sh", ("node", "npm")),
+    "node": Language(
+        "Node", EXAMPLES / "node", EXAMPLES / "node" / "run.sh", ("node", "npm"), concurrency=3
+    ),
 }
 
 
