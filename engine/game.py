@@ -39,7 +39,6 @@ FROZEN = "frozen"
 BUSTED = "busted"
 
 
-
 class DecisionKind(StrEnum):
     """What a pending decision asks (docs/rules.md, "Decision points"). Members are the
     strings they name, so ``d.kind == "HIT_OR_STAY"`` holds and they print as strings."""
