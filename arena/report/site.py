@@ -468,9 +468,10 @@ class _Site:
                 ]
             )
             name = t.row.name or f"Tournament {t.id}"
-            self.write_kept(
+            if self.keep(page["href"], d):
+                continue
+            self.write(
                 page["href"],
-                d,
                 "archive.html",
                 kind="tables",
                 title=f"{name}: tables",
@@ -487,13 +488,14 @@ class _Site:
         long tournament that holds its table (a link that stays valid as the list grows)."""
         return self._round_page.get(g.match_id) or f"tournament/{g.tournament_id}.html"
 
-    def write_kept(self, rel: str, d: str, template: str, **ctx: Any) -> None:
-        """Write a page unless the previous render wrote it from the same data (digest)."""
+    def keep(self, rel: str, d: str) -> bool:
+        """Is the page the previous render wrote from the same data (digest)? Then it is
+        kept as it is."""
         self.manifest.pages[rel] = d
         if self.previous.pages.get(rel) == d and rel in self.previous.files:
             self.manifest.files.add(rel)
-            return
-        self.write(rel, template, **ctx)
+            return True
+        return False
 
     def seen(self, g: GameInfo) -> GameInfo:
         """The game as this reader may see it: only the faults of bots they may see (and
@@ -609,9 +611,10 @@ class _Site:
                     ],
                 ]
             )
-            self.write_kept(
+            if self.keep(page["href"], d):
+                continue
+            self.write(
                 page["href"],
-                d,
                 "archive.html",
                 kind="games",
                 title=f"{bot}: games",
