@@ -467,21 +467,35 @@ class _Site:
                     ],
                 ]
             )
-            name = t.row.name or f"Tournament {t.id}"
-            if self.keep(page["href"], d):
-                continue
-            self.write(
-                page["href"],
-                "archive.html",
-                kind="tables",
-                title=f"{name}: tables",
-                label=f"tables {page['label']}",
-                here=page["href"],
-                back_href=f"tournament/{t.id}.html#rounds",
-                back_label=name,
-                archive=archive,
-                rounds=self._rounds(t, _by_round(part)),
-            )
+            if not self.keep(page["href"], d):
+                name = t.row.name or f"Tournament {t.id}"
+                rounds = self._rounds(t, _by_round(part))
+                self._archive_page(
+                    page, archive, "tables", name, f"tournament/{t.id}.html#rounds", rounds=rounds
+                )
+
+    def _archive_page(
+        self,
+        page: dict[str, Any],
+        archive: dict[str, Any],
+        kind: str,
+        owner: str,
+        back_href: str,
+        **rows: Any,
+    ) -> None:
+        """One archive page of ``owner``'s ``kind`` (tables or games), ``rows`` its part."""
+        self.write(
+            page["href"],
+            "archive.html",
+            kind=kind,
+            title=f"{owner}: {kind}",
+            label=f"{kind} {page['label']}",
+            here=page["href"],
+            back_href=back_href,
+            back_label=owner,
+            archive=archive,
+            **rows,
+        )
 
     def round_href(self, g: GameInfo) -> str:
         """Where a game's round is listed: its tournament's page, or the archive page of a
@@ -606,25 +620,15 @@ class _Site:
                     [p["href"] for p in archive["pages"]],
                     [
                         [x["g"].id, x["g"].tournament_id, x["g"].status, x["g"].seating]
-                        + [x[k] for k in ("seat", "rank", "total", "round", "table")]
+                        + [x[f] for f in ("seat", "rank", "total", "round", "table")]
                         for x in part
                     ],
                 ]
             )
-            if self.keep(page["href"], d):
-                continue
-            self.write(
-                page["href"],
-                "archive.html",
-                kind="games",
-                title=f"{bot}: games",
-                label=f"games {page['label']}",
-                here=page["href"],
-                back_href=f"bot/{slug(bot)}.html#games",
-                back_label=bot,
-                archive=archive,
-                games=part,
-            )
+            if not self.keep(page["href"], d):
+                self._archive_page(
+                    page, archive, "games", bot, f"bot/{slug(bot)}.html#games", games=part
+                )
 
     def games(self, eng: Engine, only: int | None = None) -> None:
         """Every game's replay page (``only``: just that game's, for the live site). A game

@@ -220,7 +220,7 @@ def test_the_live_site_serves_the_archive_pages(
     assert live.render(f"bot/{slug(name)}-games-1.html") is not None
     assert live.render("tournament/1-tables-x.html") is None
     game = live.render(f"game/{game_ids(url)[0]}.html")  # links its round's archive page
-    assert game is not None and re.search(r'href="\.\./tournament/1-tables-1\.html#round-', game)
+    assert game is not None and re.search(r'href="\.\./tournament/1-tables-\d+\.html#round-', game)
 
 
 def test_a_compact_replay_plays_in_a_browser_from_a_file(
