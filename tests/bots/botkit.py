@@ -23,6 +23,12 @@ from arena.protocol import PROTOCOL_VERSION, pb
 ADDRESS = os.environ.get("ARENA_ADDRESS", "")
 TOKEN = os.environ.get("ARENA_TOKEN", "")
 PLAY_METHOD = "/arena.v1.Arena/Play"
+# while waiting for an arena that is not listening yet: try again every 0.1 s to 1 s (gRPC's
+# own back-off grows to two minutes, longer than an arena waits for a bot's hello)
+RETRY_QUICKLY = [
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1000),
+]
 
 
 def note(**fields: Any) -> None:
@@ -74,14 +80,16 @@ class Stream:
     """One Arena.Play call. ``send`` takes a BotMessage or raw bytes (sent as they are);
     iterate for ArenaMessages. Built on a bytes serializer so that anything can be sent."""
 
-    def __init__(self, channel: grpc.aio.Channel) -> None:
+    def __init__(self, channel: grpc.aio.Channel, *, wait_for_ready: bool = False) -> None:
         self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
         play = channel.stream_stream(
             PLAY_METHOD,
             request_serializer=lambda b: b,
             response_deserializer=pb.ArenaMessage.FromString,
         )
-        self.call = play(self._outgoing())
+        # wait_for_ready: a bot started before its arena listens waits for it (as a remote
+        # bot started by hand does) instead of failing at once with UNAVAILABLE
+        self.call = play(self._outgoing(), wait_for_ready=wait_for_ready)
 
     async def _outgoing(self) -> AsyncIterator[bytes]:
         while True:
@@ -145,8 +153,8 @@ async def play(
     ``on_request`` may be a coroutine function: each request then runs in its own task (so
     slow answers do not block other games). Returns why the session ended."""
     tasks: set[asyncio.Task[None]] = set()
-    async with grpc.aio.insecure_channel(ADDRESS) as channel:
-        s = Stream(channel)
+    async with grpc.aio.insecure_channel(ADDRESS, options=RETRY_QUICKLY) as channel:
+        s = Stream(channel, wait_for_ready=True)
         s.send(hello(token, name, **hello_fields))
         async for msg in s:
             if on_message is not None:
