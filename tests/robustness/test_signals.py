@@ -30,7 +30,9 @@ COMMON = [
     *("--format", "round-robin", "--seats", "2", "--games", "2", "--seed", "17"),
     *("--concurrency", "4", "--deadline", "0.5", "--no-report"),
 ]
-ENV = {**os.environ, "ARENA_LOG": "WARNING"}
+# the process bots take 10 ms over each answer: the event lasts seconds, not a fraction of
+# one, so that it cannot end between the test seeing it under way and the signal arriving
+ENV = {**os.environ, "ARENA_LOG": "WARNING", "BOT_PACE": "0.01"}
 GRACE = 2.0  # a process bot's stop grace (TERM, then KILL)
 
 

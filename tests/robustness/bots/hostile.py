@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -38,8 +39,11 @@ def play(first: Callable[[], None] | None = None, name: str = "hostile") -> None
     """Play sensibly; ``first()`` runs once, at the first decision (the bot is connected).
     If it raises, the bot dies of it (traceback on stderr, exit code 1): a crash of its own."""
     pending = [first] if first is not None else []
+    pace = float(os.environ.get("BOT_PACE") or 0)  # seconds of "thought" before each answer
 
     def choose(req: Any) -> int:
+        if pace:
+            time.sleep(pace)
         while pending:
             try:
                 pending.pop()()
