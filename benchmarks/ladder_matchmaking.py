@@ -11,6 +11,10 @@ games so far is compared with the truth: top-1 accuracy (the fit's best is the t
 top-3 accuracy (the fit's top three are the true top three) and Spearman's rank
 correlation. The check of the ladder issue: adaptive tables reach random tables' top-1
 accuracy at the largest budget with at least 2× fewer games, with no worse Spearman.
+
+It also prints each estimate's error against the truth on the random tables' games
+(root-mean-square, Elo, centred): the full fit the leaderboard shows, the online updates
+alone and classical incremental Elo (k = 32), with Elo's error as a multiple of the fit's.
 """
 
 from __future__ import annotations
@@ -30,22 +34,28 @@ import numpy as np
 from arena.ladder.simulation import run_ladder, true_ratings
 
 MULTIPLES = (2, 4, 8, 16, 32)  # games per bot at the checkpoints
+ERRORS = ("fit_error", "online_error", "elo_error")
 
 
 def curves(n: int, seats: int, reps: int, adaptive: bool) -> dict[str, list[float]]:
     """Mean top-1, top-3 and Spearman at each checkpoint over ``reps`` seeded ladders."""
     checkpoints = [n * m for m in MULTIPLES]
-    sums = np.zeros((len(checkpoints), 3))
+    sums = np.zeros((len(checkpoints), 6))
     for rep in range(reps):
         truth = true_ratings(n, np.random.default_rng([n, seats, rep]))
         points = run_ladder(truth, seats, checkpoints, adaptive=adaptive, seed=rep)
-        sums += [[p.top1, p.top3, p.spearman] for p in points]
+        sums += [
+            [p.top1, p.top3, p.spearman, p.fit_error, p.online_error, p.elo_error] for p in points
+        ]
     means = sums / reps
     return {
         "games": checkpoints,
         "top1": means[:, 0].round(3).tolist(),
         "top3": means[:, 1].round(3).tolist(),
         "spearman": means[:, 2].round(4).tolist(),
+        "fit_error": means[:, 3].round(1).tolist(),
+        "online_error": means[:, 4].round(1).tolist(),
+        "elo_error": means[:, 5].round(1).tolist(),
     }
 
 
@@ -82,6 +92,14 @@ def main() -> None:
                     f"{uniform['spearman'][i]:5.3f} | {adaptive['top1'][i]:12.2f} "
                     f"{adaptive['top3'][i]:4.2f} {adaptive['spearman'][i]:5.3f}"
                 )
+            print(
+                f"{'games':>7} | rating error on random tables, Elo: fit / online / Elo (Elo/fit)"
+            )
+            for i, games in enumerate(uniform["games"]):
+                fit, online, elo = (
+                    uniform[k][i] for k in ("fit_error", "online_error", "elo_error")
+                )
+                print(f"{games:7d} | {fit:8.1f} {online:8.1f} {elo:8.1f} ({elo / fit:.2f}x)")
             top1, top3 = saving(adaptive, uniform, "top1"), saving(adaptive, uniform, "top3")
             rho_gap = min(
                 a - u for a, u in zip(adaptive["spearman"], uniform["spearman"], strict=True)

@@ -6,7 +6,10 @@ Each game's finishing order is sampled from the Plackett–Luce model of the tru
 :class:`arena.ladder.field.Field` (the ladder's matchmaker with its online updates and
 periodic full refits) or uniformly at random, and the ratings measured at each checkpoint
 are the full fit (:func:`arena.ratings.fit_ratings`) of every game so far — what the
-ladder's leaderboard shows.
+ladder's leaderboard shows. Each checkpoint also measures how far from the truth three
+estimates of the same games are: the full fit, the field's online belief (on random
+tables never refitted: online updates alone) and classical incremental Elo
+(:func:`arena.ratings.incremental_elo`).
 """
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ from scipy.stats import spearmanr
 
 from arena.ladder.field import Field
 from arena.ladder.matchmaker import Rule
-from arena.ratings import GameResult, fit_ratings
+from arena.ratings import GameResult, fit_ratings, incremental_elo
 from arena.ratings.synthetic import sample_orders
 
-__all__ = ["Checkpoint", "run_ladder", "true_ratings"]
+__all__ = ["Checkpoint", "rms_error", "run_ladder", "true_ratings"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,17 @@ class Checkpoint:
     top1: bool  # the fit's best bot is the true best
     top3: bool  # the fit's top three are the true top three (in any order)
     spearman: float  # rank correlation of the fit with the truth over the whole field
+    # root-mean-square error in Elo against the truth, each estimate and the truth centred
+    # on their field means (ratings are only defined up to a constant)
+    fit_error: float  # the full Plackett–Luce fit
+    online_error: float  # the matchmaker's online belief
+    elo_error: float  # incremental Elo, k = 32
+
+
+def rms_error(estimate: Sequence[float], truth: Sequence[float]) -> float:
+    """Root-mean-square difference of two rating vectors, each centred on its mean."""
+    e, t = np.asarray(estimate, dtype=float), np.asarray(truth, dtype=float)
+    return float(np.sqrt(np.mean(((e - e.mean()) - (t - t.mean())) ** 2)))
 
 
 def true_ratings(n: int, rng: np.random.Generator, sd: float = 200.0) -> np.ndarray:
@@ -75,5 +89,16 @@ def run_ladder(
         fit = fit_ratings(played)
         fitted = [fit.ratings.get(p, fit.anchor) for p in names]
         rho = float(spearmanr(fitted, truth).statistic)
-        out.append(Checkpoint(goal, fit.players[0] == best, set(fit.players[:3]) == top3, rho))
+        elo = incremental_elo(played).ratings
+        out.append(
+            Checkpoint(
+                goal,
+                fit.players[0] == best,
+                set(fit.players[:3]) == top3,
+                rho,
+                fit_error=rms_error(fitted, truth),
+                online_error=rms_error([field.online.rating(p) for p in names], truth),
+                elo_error=rms_error([elo.get(p, 1500.0) for p in names], truth),
+            )
+        )
     return out
