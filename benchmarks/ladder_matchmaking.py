@@ -96,9 +96,7 @@ def main() -> None:
                 f"{'games':>7} | rating error on random tables, Elo: fit / online / Elo (Elo/fit)"
             )
             for i, games in enumerate(uniform["games"]):
-                fit, online, elo = (
-                    uniform[k][i] for k in ("fit_error", "online_error", "elo_error")
-                )
+                fit, online, elo = (uniform[k][i] for k in ERRORS)
                 print(f"{games:7d} | {fit:8.1f} {online:8.1f} {elo:8.1f} ({elo / fit:.2f}x)")
             top1, top3 = saving(adaptive, uniform, "top1"), saving(adaptive, uniform, "top3")
             rho_gap = min(
