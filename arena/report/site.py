@@ -36,6 +36,7 @@ import json
 import multiprocessing
 import re
 import shutil
+import signal
 import threading
 import time
 from collections import defaultdict
@@ -688,6 +689,8 @@ class _Site:
                         self._packed[k].update(entries)
                     if self.progress is not None:
                         self.progress(self.pages + self.kept, self.total)
+                pool.close()  # the children end by themselves: no signal is needed
+                pool.join()
         finally:
             _FORKED = None
 
@@ -813,8 +816,13 @@ _FORKED: tuple[_Site, Engine] | None = None  # the site a forked child renders g
 
 
 def _forked_init() -> None:
-    """In a child: its own database connections (the parent's are the parent's), no
-    progress bar (the parent draws it)."""
+    """In a child: the default signal dispositions (a handler inherited from the parent,
+    e.g. a local Ray node's, which calls threads the fork did not copy, would hang the
+    child instead of ending it), Ctrl-C left to the parent; its own database connections
+    (the parent's are the parent's), no progress bar (the parent draws it)."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     assert _FORKED is not None
     site, eng = _FORKED
     eng.dispose(close=False)

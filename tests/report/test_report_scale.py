@@ -12,6 +12,8 @@ import asyncio
 import json
 import os
 import re
+import signal
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -272,3 +274,25 @@ def test_game_pages_rendered_by_several_processes_equal_those_of_one(
     assert len(mine) >= 12 and mine == theirs
     manifest = json.loads((two / ".arena-report").read_text(encoding="utf-8"))
     assert set(mine) <= set(manifest["files"])  # the children's files are the site's
+
+
+@pytest.mark.timeout(120)
+def test_forked_renderers_end_even_when_this_process_has_a_signal_handler_that_hangs(
+    ladder_db: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A local Ray node started in this process (an event on Ray, then a report) installs
+    a SIGTERM handler that waits on Ray's threads. A forked child has none of them: had
+    the children inherited it, or been ended by a signal, the render would hang."""
+    monkeypatch.setattr(site_module, "LOG_BATCH", 4)
+    url, _ = ladder_db
+    stuck = threading.Event()
+
+    def hangs(signum: int, frame: Any) -> None:
+        stuck.wait()  # nothing sets it: the handler of a thread the fork did not copy
+
+    previous = signal.signal(signal.SIGTERM, hangs)
+    try:
+        done = render_site(url, tmp_path / "site", jobs=2)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert done.pages > 12 and len(list((tmp_path / "site" / "game").glob("*.html"))) == 12
