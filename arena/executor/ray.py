@@ -32,9 +32,11 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import socket
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -157,6 +159,26 @@ class _Job:
     nodes: list[str] = field(default_factory=list)  # where each attempt started
 
 
+@contextlib.contextmanager
+def _signal_handlers_kept() -> Iterator[None]:
+    """Within: whatever signal handlers are installed are put back afterwards. A local Ray
+    instance (``ray.init()`` without an address) installs a SIGTERM handler of its own in
+    this process that drains the node and exits with status 1, so a SIGTERM would no
+    longer interrupt the event in order (stop the bots, keep it resumable, exit 143) —
+    and a process forked later would inherit a handler that waits on Ray's threads.
+    ``close`` ends the local instance (``ray.shutdown``) either way."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            if handler is not None:
+                signal.signal(sig, handler)
+
+
 class RayExecutor:
     """Matches as Ray tasks (see the module docstring). Use as an async context.
 
@@ -216,7 +238,8 @@ class RayExecutor:
             if not address:
                 options["include_dashboard"] = False  # a Ray instance of this run only
             try:
-                ray.init(address=self.address, **options)  # in the main thread: its handlers
+                with _signal_handlers_kept():
+                    ray.init(address=self.address, **options)
             except Exception as e:  # e.g. a wrong token, another Ray version
                 first = (str(e).strip().splitlines() or [type(e).__name__])[0]
                 where = f"the Ray cluster at {address}" if address else "a local Ray instance"

@@ -91,11 +91,13 @@ def cluster() -> Iterator[LocalCluster]:
         import ray  # noqa: F401
     except ImportError:
         unavailable("Ray is not installed (pip install 'flip7-arena[ray]')", DUTY)
+    kept = signal.getsignal(signal.SIGTERM)  # the cluster's nodes install Ray's own
     c = LocalCluster()
     try:
         yield c
     finally:
         c.close()
+        signal.signal(signal.SIGTERM, kept)  # not left to the rest of the run
 
 
 LONG_MATCH = 40  # games per table in the node-kill test
