@@ -47,8 +47,13 @@ class LocalCluster:
     """A head and a second node on this machine (ray.cluster_utils), in a temp dir."""
 
     def __init__(self) -> None:
+        import ray._private.utils
         from ray.cluster_utils import Cluster
 
+        # the head writes its address to Ray's default folder whatever temp_dir says,
+        # and does not create that folder (absent on a machine that never ran Ray)
+        address_file = ray._private.utils.get_ray_address_file(None)
+        os.makedirs(os.path.dirname(address_file), exist_ok=True)
         self.temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # short: Unix socket paths
         self.cluster = Cluster(
             initialize_head=True,
