@@ -10,9 +10,11 @@ Modes (each prints JSON lines on stdout):
   print the games and the most descriptors seen open.
 * ``exhaust-start``: start a gateway, then use up every free descriptor, then play a
   match with a process bot (which cannot be started); print the games.
-* ``exhaust-connect``: the same, but the descriptors are used up just after the bot
-  process has started (and taken back whenever one is freed), so that its connection
-  cannot be accepted.
+* ``exhaust-connect``: the same, but just after the bot process has started the soft
+  limit is lowered below every descriptor number in use, so that the arena can open no
+  descriptor at all (not even one it frees later): the bot's connection cannot be
+  accepted, whatever the timing. (Opening descriptors until none is left took a quarter
+  of a second, time enough for a quick bot to be accepted first.)
 * ``raise``: set the soft limit to N below a hard limit of 4 N, start a gateway, print the
   soft limit in force.
 """
@@ -34,6 +36,7 @@ from arena.gateway.server import Gateway
 from arena.match import BotEntry, MatchResult, MatchSpec, run_match
 from arena.runtime.process import ProcessBot
 
+LOWERED = 3  # a soft limit no new descriptor fits under (0, 1 and 2 stay open)
 EXAMPLES = Path(__file__).resolve().parents[2] / "bots" / "examples" / "python"
 
 
@@ -95,12 +98,7 @@ async def exhaust(args: argparse.Namespace) -> None:
     gw = Gateway(tcp=None, unix=Path(args.dir) / "a.sock")
     await gw.start()
     held: list[int] = []
-    hog: asyncio.Task[None] | None = None
-
-    async def keep_exhausted() -> None:
-        while True:  # take back at once any descriptor that is freed
-            held.extend(use_up_descriptors())
-            await asyncio.sleep(0.002)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 
     if args.mode == "exhaust-start":
         held = use_up_descriptors()
@@ -108,10 +106,8 @@ async def exhaust(args: argparse.Namespace) -> None:
         start = ProcessBot.start
 
         async def start_then_exhaust(self: ProcessBot, *a: object, **kw: object) -> None:
-            nonlocal hog
             await start(self, *a, **kw)  # type: ignore[arg-type]
-            held.extend(use_up_descriptors())
-            hog = asyncio.create_task(keep_exhausted())
+            resource.setrlimit(resource.RLIMIT_NOFILE, (LOWERED, hard))
 
         ProcessBot.start = start_then_exhaust  # type: ignore[method-assign]
     spec = MatchSpec(
@@ -123,12 +119,11 @@ async def exhaust(args: argparse.Namespace) -> None:
     try:
         result = await run_match(spec, gateway=gw)
     finally:
-        if hog is not None:
-            hog.cancel()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
         for fd in held:
             os.close(fd)
     await gw.stop()
-    say(games=games_of(result), held=len(held))
+    say(games=games_of(result), held=len(held), lowered=args.mode == "exhaust-connect")
 
 
 async def raise_limit(args: argparse.Namespace) -> None:
