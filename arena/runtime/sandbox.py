@@ -462,6 +462,7 @@ class Jail:
     _info_r: int | None = None  # read end of bwrap's --info-fd
     _info: bytes = b""
     _inner: int | None = None  # pidfd of the launcher inside bwrap
+    _inner_pid: int | None = None  # its pid, while no pidfd could be opened for it
     _loop: asyncio.AbstractEventLoop | None = None
     _uid_fd: int | None = None
     _closed: bool = field(default=False, repr=False)
@@ -487,11 +488,24 @@ class Jail:
         self._info += data
         if data:
             with contextlib.suppress(ValueError, TypeError, AttributeError):
-                pid = int(json.loads(self._info.decode()).get("child-pid"))
-                self._inner = os.pidfd_open(pid)
-            if self._inner is None:
+                self._inner_pid = int(json.loads(self._info.decode()).get("child-pid"))
+            self._open_inner()
+            if self._inner is None and self._inner_pid is None:
                 return  # not all of it yet
         self._stop_info()
+
+    def _open_inner(self) -> None:
+        """The launcher's pidfd, from the pid bwrap reported. With the arena out of
+        descriptors it cannot be opened yet: tried again when the bot is signalled."""
+        if self._inner is not None or self._inner_pid is None:
+            return
+        try:
+            self._inner = os.pidfd_open(self._inner_pid)
+            self._inner_pid = None
+        except ProcessLookupError:
+            self._inner_pid = None  # gone already: nothing inside is left to signal
+        except OSError as e:
+            log.warning("cannot watch a bot's sandboxed launcher yet: %s", e.strerror or e)
 
     def _stop_info(self) -> None:
         if self._info_r is not None:
@@ -506,6 +520,7 @@ class Jail:
         cannot have been reused). False if bwrap has not reported it."""
         if self._inner is None:
             self._read_info()
+            self._open_inner()
         if self._inner is None:
             return False
         with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
