@@ -28,6 +28,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 import json
 import time
+from typing import Any
 
 import numpy as np
 
@@ -35,31 +36,27 @@ from arena.ladder.simulation import run_ladder, true_ratings
 
 MULTIPLES = (2, 4, 8, 16, 32)  # games per bot at the checkpoints
 ERRORS = ("fit_error", "online_error", "elo_error")
+# what each checkpoint's mean is taken of (Checkpoint's fields), with its decimals
+MEASURES = {"top1": 3, "top3": 3, "spearman": 4} | dict.fromkeys(ERRORS, 1)
 
 
-def curves(n: int, seats: int, reps: int, adaptive: bool) -> dict[str, list[float]]:
-    """Mean top-1, top-3 and Spearman at each checkpoint over ``reps`` seeded ladders."""
+def curves(n: int, seats: int, reps: int, adaptive: bool) -> dict[str, list[Any]]:
+    """Mean top-1, top-3, Spearman and rating errors at each checkpoint over ``reps``
+    seeded ladders."""
     checkpoints = [n * m for m in MULTIPLES]
-    sums = np.zeros((len(checkpoints), 6))
+    sums = np.zeros((len(checkpoints), len(MEASURES)))
     for rep in range(reps):
         truth = true_ratings(n, np.random.default_rng([n, seats, rep]))
         points = run_ladder(truth, seats, checkpoints, adaptive=adaptive, seed=rep)
-        sums += [
-            [p.top1, p.top3, p.spearman, p.fit_error, p.online_error, p.elo_error] for p in points
-        ]
+        sums += [[float(getattr(p, name)) for name in MEASURES] for p in points]
     means = sums / reps
-    return {
-        "games": checkpoints,
-        "top1": means[:, 0].round(3).tolist(),
-        "top3": means[:, 1].round(3).tolist(),
-        "spearman": means[:, 2].round(4).tolist(),
-        "fit_error": means[:, 3].round(1).tolist(),
-        "online_error": means[:, 4].round(1).tolist(),
-        "elo_error": means[:, 5].round(1).tolist(),
-    }
+    out: dict[str, list[Any]] = {"games": checkpoints}
+    for i, name in enumerate(MEASURES):
+        out[name] = means[:, i].round(MEASURES[name]).tolist()
+    return out
 
 
-def saving(adaptive: dict[str, list[float]], uniform: dict[str, list[float]], key: str) -> float:
+def saving(adaptive: dict[str, list[Any]], uniform: dict[str, list[Any]], key: str) -> float:
     """How many times fewer games adaptive tables need to reach the accuracy random tables
     have at the largest budget (the ratio of budgets; 0 if they never do)."""
     goal = uniform[key][-1]

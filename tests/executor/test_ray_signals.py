@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 from hostkit import unavailable
 from test_executors import ROOT  # this folder is on the path
-
-DUTY = "install the extra flip7-arena[ray] (scripts/test does) and run the Ray tests"
+from test_ray_executor import DUTY
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -34,6 +33,17 @@ def stored_games(path: Path) -> int:
             con.close()
     except sqlite3.Error:
         return 0  # the schema is not there yet
+
+
+def tournament_state(path: Path) -> tuple[str, list[int]]:
+    """The tournament's status and the games stored for each of its matches."""
+    con = sqlite3.connect(path)
+    try:
+        (status,) = con.execute("SELECT status FROM tournament").fetchone()
+        rows = con.execute("SELECT count(*) FROM game GROUP BY match_id").fetchall()
+    finally:
+        con.close()
+    return status, [n for (n,) in rows]
 
 
 def test_sigterm_interrupts_an_event_on_a_local_ray_instance_and_it_stays_resumable(
@@ -71,14 +81,9 @@ def test_sigterm_interrupts_an_event_on_a_local_ray_instance_and_it_stays_resuma
     lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
     assert lines[-1].startswith("tournament 1 interrupted"), lines[-3:]
     assert lines[-1].endswith("arena tournament resume 1")
-    con = sqlite3.connect(path)
-    try:
-        (status,) = con.execute("SELECT status FROM tournament").fetchone()
-        per_match = con.execute("SELECT count(*) FROM game GROUP BY match_id").fetchall()
-    finally:
-        con.close()
+    status, per_match = tournament_state(path)
     assert status != "completed"
-    assert per_match and all(n == 100 for (n,) in per_match)  # whole matches only
+    assert per_match and all(n == 100 for n in per_match)  # whole matches only
     matches = len(bots) * (len(bots) - 1)  # every pair twice, each bot first once
     assert len(per_match) < matches
     resume = ["tournament", "resume", "1", "--no-report", "--db", f"sqlite:///{path}"]
@@ -87,11 +92,6 @@ def test_sigterm_interrupts_an_event_on_a_local_ray_instance_and_it_stays_resuma
         cwd=ROOT, capture_output=True, text=True, timeout=240, check=False,
     )  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr
-    con = sqlite3.connect(path)
-    try:
-        (status,) = con.execute("SELECT status FROM tournament").fetchone()
-        per_match = con.execute("SELECT count(*) FROM game GROUP BY match_id").fetchall()
-    finally:
-        con.close()
+    status, per_match = tournament_state(path)
     assert status == "completed"
-    assert len(per_match) == matches and all(n == 100 for (n,) in per_match)
+    assert len(per_match) == matches and all(n == 100 for n in per_match)
