@@ -61,6 +61,21 @@ class Participant(SQLModel, table=True):
     created: datetime = Field(default_factory=now)
 
 
+class WebSession(SQLModel, table=True):
+    """A participant signed in to the competition server through its sign-in form: the
+    browser's cookie carries only the session's random id, stored here as its SHA-256 (as
+    login tokens are). Signing out deletes the row, so a copied cookie stops working at
+    once; a session also ends when idle too long or past ``expires`` (its absolute limit)."""
+
+    __tablename__ = "web_session"
+    id: int | None = Field(default=None, primary_key=True)
+    key_hash: str = Field(index=True, unique=True, max_length=128)  # sha256 hex of the id
+    participant_id: int = Field(foreign_key="participant.id", index=True)
+    created: datetime = Field(default_factory=now)
+    last_seen: datetime = Field(default_factory=now)
+    expires: datetime
+
+
 class Build(SQLModel, table=True):
     """One bot upload on the competition server: its build log and what came of it."""
 
