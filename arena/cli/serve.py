@@ -11,6 +11,12 @@ from arena.cli.app import app, emit_json, err, out, user_app
 from arena.cli.options import DbOpt, JsonOpt
 from arena.errors import UsageProblem
 from arena.runtime.build_sandbox import format_size
+from arena.server.settings import (
+    SESSION_IDLE,
+    SESSION_MAX,
+    STREAMS_PER_ADDRESS,
+    STREAMS_TOTAL,
+)
 
 _SERVE_HELP = f"""Serve the competition site: the report's pages, live (leaderboards, events
 with their progress, bots, replays), participants' sign-in, bot uploads (built offline in
@@ -21,9 +27,13 @@ one at a time, and unfinished ones are resumed when it starts.
 Uploads: at most {format_size(limits.MAX_UPLOAD_BYTES)}, unpacking to at most
 {format_size(limits.MAX_UNPACKED_BYTES)} in {limits.MAX_ARCHIVE_MEMBERS:,} files (and at
 most {limits.MAX_COMPRESSION_RATIO} times the upload's size); {limits.UPLOADS_PER_HOUR}
-uploads an hour per participant; each build {limits.UPLOAD_BUILD_TIMEOUT:g} s. Set
-ARENA_SECRET to keep sign-ins across restarts (otherwise a fresh key signs the session
-cookies)."""
+uploads an hour per participant; each build {limits.UPLOAD_BUILD_TIMEOUT:g} s.
+
+Sign-ins are kept on the server: signing out ends one at once; each ends after
+--session-idle unused or --session-max after signing in. Live-update streams are capped
+per client address and in all (--streams-per-address, --streams-total; beyond: 429). Set
+ARENA_SECRET to keep the forms' CSRF tokens valid across restarts (otherwise a fresh key
+signs their cookie)."""
 
 
 @app.command("serve", help=_SERVE_HELP)
@@ -49,10 +59,50 @@ def serve(
             "signed-in participants see it. Nobody uploads without signing in.",
         ),
     ] = False,
+    session_idle: Annotated[
+        float,
+        typer.Option(
+            "--session-idle",
+            metavar="HOURS",
+            min=0.001,
+            help="A sign-in unused this long ends (the participant signs in again).",
+        ),
+    ] = SESSION_IDLE.total_seconds() / 3600,
+    session_max: Annotated[
+        float,
+        typer.Option(
+            "--session-max",
+            metavar="HOURS",
+            min=0.001,
+            help="Every sign-in ends this long after it began, used or not.",
+        ),
+    ] = SESSION_MAX.total_seconds() / 3600,
+    streams_per_address: Annotated[
+        int,
+        typer.Option(
+            "--streams-per-address",
+            metavar="N",
+            min=1,
+            max=100_000,
+            help="Open live-update streams (the pages' server-sent events) from one client "
+            "address at most (behind a proxy, every client has the proxy's address).",
+        ),
+    ] = STREAMS_PER_ADDRESS,
+    streams_total: Annotated[
+        int,
+        typer.Option(
+            "--streams-total",
+            metavar="N",
+            min=1,
+            max=100_000,
+            help="Open live-update streams in all at most.",
+        ),
+    ] = STREAMS_TOTAL,
     db: DbOpt = None,
 ) -> None:
     """The competition server (its help, _SERVE_HELP, states the limits of arena.limits)."""
     import os
+    from datetime import timedelta
 
     import uvicorn
 
@@ -62,7 +112,15 @@ def serve(
     host, port = parse_listen(check_listen(listen), "--listen")
     if grpc:
         check_listen(grpc, "--grpc")
-    config = ServerConfig(db=db, read_only=read_only, grpc=grpc)
+    config = ServerConfig(
+        db=db,
+        read_only=read_only,
+        grpc=grpc,
+        session_idle=timedelta(hours=session_idle),
+        session_max=timedelta(hours=session_max),
+        streams_per_address=streams_per_address,
+        streams_total=streams_total,
+    )
     if os.environ.get("ARENA_SECRET"):
         config.secret = os.environ["ARENA_SECRET"]
     application = create_app(config)

@@ -16,7 +16,7 @@ import secrets
 import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import FastAPI, File, Form, HTTPException, Request, UploadFile
@@ -39,16 +39,21 @@ from arena.report.site import TEMPLATES, LiveShown, LiveSite, make_env, slug
 from arena.runtime.build_sandbox import format_size
 from arena.server import live
 from arena.server.auth import (
+    CSRF_COOKIE,
     Reader,
     check_csrf,
     csrf_token,
+    end_session,
     reader,
     require,
     require_organiser,
+    start_session,
     visibility,
 )
 from arena.server.body_limit import BodyLimit
 from arena.server.events import EventRunner
+from arena.server.headers import Secured
+from arena.server.settings import SESSION_IDLE, SESSION_MAX, STREAMS_PER_ADDRESS, STREAMS_TOTAL
 from arena.server.uploads import TooMany, Uploads
 from arena.store import bots as store_bots
 from arena.store import builds, changes
@@ -66,6 +71,10 @@ class ServerConfig:
     grpc: str | None = None  # HOST:PORT for remote bots in the events the server runs
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))  # signs cookies
     run_events: bool = True  # run (and resume) events in this process
+    session_idle: timedelta = SESSION_IDLE  # a sign-in unused this long ends
+    session_max: timedelta = SESSION_MAX  # every sign-in ends this long after it began
+    streams_per_address: int = STREAMS_PER_ADDRESS  # open live streams per client
+    streams_total: int = STREAMS_TOTAL  # and in all
 
 
 class NewEvent(BaseModel):
@@ -103,23 +112,27 @@ def create_app(config: ServerConfig) -> FastAPI:
             if config.run_events:
                 await run_in_threadpool(runner.stop)
 
-    app = FastAPI(
+    app = Secured(  # FastAPI with the security headers on every answer (headers.py)
         title="Flip 7 Arena",
         summary="The competition server: leaderboards, events, bots, uploads.",
         lifespan=lifespan,
     )
+    # the signed cookie holds the CSRF token only; who is signed in is kept on the
+    # server, under the key of the arena_session cookie (auth.py)
     app.add_middleware(
         SessionMiddleware,
         secret_key=config.secret,
-        session_cookie="arena_session",
+        session_cookie=CSRF_COOKIE,
         same_site="lax",
-        max_age=14 * 24 * 3600,
+        max_age=int(config.session_max.total_seconds()),
     )
     # no body beyond an upload and its form's overhead is even read
     app.add_middleware(BodyLimit, cap=limits.MAX_UPLOAD_BYTES + BODY_OVERHEAD)
     app.state.db = eng
     app.state.config = config
     app.state.runner = runner
+    app.state.streams = live.Slots(config.streams_per_address, config.streams_total)
+    app.state.changes = live.Changes(eng)
 
     # ------------------------------------------------------------ helpers
     def context(request: Request, who: Reader, rel: str, refresh: bool) -> dict[str, Any]:
@@ -300,15 +313,16 @@ def create_app(config: ServerConfig) -> FastAPI:
                 401,
                 message="That is not a login token of this arena.",
             )
-        request.session.clear()  # a fresh session (and CSRF token) for the signed-in reader
-        request.session["pid"] = p.id
-        return RedirectResponse("/me.html", 303)
+        done = RedirectResponse("/me.html", 303)
+        start_session(request, done, p)  # a session on the server and a fresh CSRF token
+        return done
 
     @app.post("/signout", include_in_schema=False)
     def signout(request: Request, csrf: Annotated[str, Form()] = "") -> RedirectResponse:
         check_csrf(request, csrf, reader(request))
-        request.session.clear()
-        return RedirectResponse("/index.html" if config.read_only else "/signin.html", 303)
+        done = RedirectResponse("/index.html" if config.read_only else "/signin.html", 303)
+        end_session(request, done)  # a copy of the cookie is worthless from now on
+        return done
 
     @app.get("/me.html", include_in_schema=False)
     def me(request: Request) -> Response:
@@ -512,15 +526,24 @@ def create_app(config: ServerConfig) -> FastAPI:
         revoke_remote(who, name)
         return {"name": name, "revoked": True}
 
-    @app.get("/api/stream", tags=["read"])
+    @app.get("/api/stream", tags=["read"], response_class=StreamingResponse)
     async def api_stream(
         request: Request, since: str | None = None, tournament: int | None = None
-    ) -> StreamingResponse:
+    ) -> Response:
         """Server-sent events: ``change`` whenever what the pages show has changed (with
-        the event's progress when ``tournament`` is given)."""
-        may_read(reader(request))
-        return StreamingResponse(
-            live.stream(eng, since, tournament, request.is_disconnected),
+        the event's progress when ``tournament`` is given). Open streams are capped per
+        client address and in all: beyond, 429 with Retry-After."""
+        may_read(await run_in_threadpool(reader, request))
+        address = request.client.host if request.client else ""
+        try:
+            give_back = app.state.streams.take(address)
+        except live.TooManyStreams as e:
+            return JSONResponse(
+                {"detail": str(e)}, 429, headers={"Retry-After": str(live.RETRY_AFTER)}
+            )
+        return live.CappedStream(
+            live.stream(app.state.changes, since, tournament),
+            give_back,
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )

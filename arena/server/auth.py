@@ -1,22 +1,35 @@
-"""Who is reading: the signed session cookie (or a bearer login token for the API), the
-CSRF token of the session's forms, and what each role may see."""
+"""Who is reading: the session cookie (or a bearer login token for the API), the CSRF
+token of the session's forms, and what each role may see.
+
+Signing in through the form opens a session kept on the server
+(:func:`arena.participants.open_session`); the ``arena_session`` cookie carries only its
+random key. Signing out ends it on the server, so a copied cookie stops working at once;
+it also ends after :data:`~arena.server.settings.SESSION_IDLE` unused or
+:data:`~arena.server.settings.SESSION_MAX` after signing in
+(``arena serve --session-idle/--session-max``), or when the participant's sessions are
+ended (:func:`arena.store.sessions.end_all`). The CSRF token lives in a separate signed
+cookie (Starlette's SessionMiddleware, ``arena_csrf``), renewed at each sign-in and
+sign-out."""
 
 from __future__ import annotations
 
 import hmac
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from fastapi import HTTPException, Request
+from fastapi import HTTPException, Request, Response
 
 from arena.names import labelled_version
-from arena.participants import sign_in
+from arena.participants import close_session, open_session, session_participant, sign_in
 from arena.status import Role
-from arena.store import bots, participants
+from arena.store import bots
 
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
+SESSION_COOKIE = "arena_session"  # the server-side session's key, nothing else
+CSRF_COOKIE = "arena_csrf"  # Starlette's signed cookie, holding the CSRF token only
 
 
 @dataclass(frozen=True)
@@ -38,22 +51,49 @@ class Reader:
 
 
 def reader(request: Request) -> Reader:
-    """The request's reader: a bearer login token, else the session cookie."""
+    """The request's reader: a bearer login token, else the session cookie's live
+    session on the server (looked up once per request)."""
+    known = getattr(request.state, "reader", None)
+    if isinstance(known, Reader):
+        return known
     db = request.app.state.db
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
         p = sign_in(db, header[7:])
         if p is None:
             raise HTTPException(401, "unknown login token")
-        return Reader(p.id, p.name, p.role, bearer=True)
-    pid = request.session.get("pid")
-    if pid is None:
-        return Reader()
-    p = participants.get(db, int(pid))
-    if p is None:  # the participant is gone: the cookie is worthless
-        request.session.clear()
-        return Reader()
-    return Reader(p.id, p.name, p.role)
+        who = Reader(p.id, p.name, p.role, bearer=True)
+    else:
+        key = request.cookies.get(SESSION_COOKIE, "")
+        p = session_participant(db, key, request.app.state.config.session_idle) if key else None
+        who = Reader() if p is None else Reader(p.id, p.name, p.role)
+    request.state.reader = who
+    return who
+
+
+def start_session(request: Request, response: Response, participant: Any) -> None:
+    """Sign ``participant`` in: a new session on the server, its key in the cookie, and a
+    fresh CSRF token (none of the signed-out page's survives)."""
+    lifetime: timedelta = request.app.state.config.session_max
+    key = open_session(request.app.state.db, participant, lifetime)
+    request.session.clear()
+    response.set_cookie(
+        SESSION_COOKIE,
+        key,
+        max_age=int(lifetime.total_seconds()),
+        path="/",
+        secure=request.url.scheme == "https",
+        httponly=True,
+        samesite="lax",
+    )
+
+
+def end_session(request: Request, response: Response) -> None:
+    """Sign out: the session ends on the server (a copy of the cookie is worthless from
+    now on) and the browser forgets its cookie and CSRF token."""
+    close_session(request.app.state.db, request.cookies.get(SESSION_COOKIE, ""))
+    request.session.clear()
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
 
 
 def csrf_token(request: Request) -> str:
