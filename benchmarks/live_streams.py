@@ -11,6 +11,11 @@ open, then with the streams open. Prints how many streams were answered 200 and 
 the server's CPU in % of one core. The server's caps refuse most of 300 streams from one
 address unless raised, e.g. ``--serve-arg=--streams-per-address=1000
 --serve-arg=--streams-total=1000``.
+
+Measured on a 2-core machine shared with other work, 300 streams, caps raised: each
+stream polling the database itself (every 0.5 s), 100 % of a core; one poller shared by
+every stream, 1.2 % (0.2 % with no stream open). With the default caps, 8 of the 300
+streams from one address are answered 200 and 292 are refused (429).
 """
 
 from __future__ import annotations
