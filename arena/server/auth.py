@@ -75,7 +75,9 @@ def start_session(request: Request, response: Response, participant: Any) -> Non
     """Sign ``participant`` in: a new session on the server, its key in the cookie, and a
     fresh CSRF token (none of the signed-out page's survives)."""
     lifetime: timedelta = request.app.state.config.session_max
-    key = open_session(request.app.state.db, participant, lifetime)
+    db = request.app.state.db
+    close_session(db, request.cookies.get(SESSION_COOKIE, ""))  # this browser's last one
+    key = open_session(db, participant, lifetime)
     request.session.clear()
     response.set_cookie(
         SESSION_COOKIE,

@@ -15,7 +15,7 @@ from sqlmodel import col, delete, select, update
 from arena.store.db import Db, session
 from arena.store.models import WebSession, now
 
-TOUCH_EVERY = timedelta(seconds=60)  # last_seen is written at most this often per session
+TOUCH_EVERY = timedelta(seconds=60)  # last_seen is written at most this often (or idle/2)
 
 
 def start(db: Db, key_hash: str, participant_id: int, lifetime: timedelta) -> WebSession:
@@ -58,7 +58,10 @@ def participant_of(db: Db, key_hash: str, idle: timedelta) -> int | None:
             return None
         s.exec(
             update(WebSession)
-            .where(col(WebSession.id) == row.id, col(WebSession.last_seen) < at - TOUCH_EVERY)
+            .where(
+                col(WebSession.id) == row.id,
+                col(WebSession.last_seen) < at - min(TOUCH_EVERY, idle / 2),
+            )
             .values(last_seen=at)
         )
         s.commit()

@@ -252,3 +252,37 @@ def test_live_streams_are_capped_per_address_and_in_all_and_a_closed_one_frees_i
     wait_for(lambda: opened(server, "127.0.0.2") == 200, 30, "the address's slots back")
     with stream_from(server, "127.0.0.2") as a, stream_from(server, "127.0.0.2") as b:
         assert a.status_code == b.status_code == 200
+
+
+def test_a_route_may_relax_the_frame_policy_for_itself() -> None:
+    """The frame policy is per route: a page meant for others' iframes sets its own
+    policy (headers.frameable) and gets no X-Frame-Options; every other answer keeps
+    frame-ancestors 'none' and DENY."""
+    import asyncio
+
+    from fastapi.responses import HTMLResponse
+
+    from arena.server.headers import Secured, frameable
+
+    app = Secured()
+
+    @app.get("/embed")
+    def embed() -> HTMLResponse:
+        return HTMLResponse("<p>framed</p>", headers=frameable("https://example.org"))
+
+    @app.get("/page")
+    def page() -> HTMLResponse:
+        return HTMLResponse("<p>not framed</p>")
+
+    async def get(*paths: str) -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            return [await c.get(p) for p in paths]
+
+    framed, plain, missing = asyncio.run(get("/embed", "/page", "/missing"))
+    assert "frame-ancestors https://example.org" in framed.headers["content-security-policy"]
+    assert "x-frame-options" not in framed.headers
+    assert framed.headers["x-content-type-options"] == "nosniff"
+    assert missing.status_code == 404
+    check_headers(plain)
+    check_headers(missing)
