@@ -103,6 +103,11 @@ class Changes:
         self._task: asyncio.Task[None] | None = None
         self._progress: dict[int, asyncio.Future[Any]] = {}
 
+    @property
+    def polling(self) -> bool:
+        """Whether the poller runs (it does while any stream is open)."""
+        return self._task is not None
+
     @contextmanager
     def listening(self) -> Iterator[None]:
         """While a stream is open: the poller runs (it stops with the last stream)."""
