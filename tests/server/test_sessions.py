@@ -69,8 +69,8 @@ def test_signing_out_ends_the_session_so_a_copied_cookie_stops_working(
     assert stored == [hashlib.sha256(again.cookies[SESSION].encode()).hexdigest()]
 
 
-def test_a_session_past_its_idle_or_absolute_limit_is_refused(tmp_path: Path, serve: Any) -> None:
-    db = f"sqlite:///{tmp_path / 'arena.db'}"
+def test_a_session_past_its_idle_or_absolute_limit_is_refused(db_url: str, serve: Any) -> None:
+    db = db_url  # SQLite and PostgreSQL: the limits are compared in SQL
     alice = add_user(db, "alice")
     server = serve(db, "--session-idle", "1", "--session-max", "2")  # hours
     idle, old, fresh = (signed_in(server, alice) for _ in range(3))
