@@ -6,6 +6,7 @@ closed stream gives its slot back."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import socket
 from collections.abc import Iterator
@@ -203,6 +204,13 @@ def test_every_answer_carries_the_security_headers(tmp_path: Path, serve: Any) -
         and "frame-ancestors 'none'" in docs.headers["content-security-policy"]
     )
     assert docs.headers["x-frame-options"] == "DENY"
+    # its one inline script is allowed by its hash, and nothing else inline is
+    script = docs.text.split("<script>", 1)[1].split("</script>", 1)[0]
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    script_src = next(
+        d for d in docs.headers["content-security-policy"].split(";") if "script-src" in d
+    )
+    assert f"'sha256-{digest}'" in script_src and "unsafe" not in script_src
 
 
 # ------------------------------------------------------------------ live-stream caps
