@@ -198,6 +198,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             "token_bot": None,
             "max_upload": format_size(limits.MAX_UPLOAD_BYTES),
             "max_unpacked": format_size(limits.MAX_UNPACKED_BYTES),
+            "max_members": f"{limits.MAX_ARCHIVE_MEMBERS:,}",
             "per_hour": limits.UPLOADS_PER_HOUR,
         }
         values.update(ctx)
