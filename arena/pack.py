@@ -188,8 +188,14 @@ def _plan(folder: Path, out: Path) -> tuple[_Plan, bool]:
     plan = _Plan()
     walked_dirs: list[str] = []
     for dirpath, dirnames, filenames in os.walk(folder):
+        for d in dirnames:
+            if d in ALWAYS_LEFT_OUT and not os.path.islink(Path(dirpath, d)):
+                plan.left_out += sum(len(f) for _, _, f in os.walk(Path(dirpath, d)))
         dirnames[:] = sorted(d for d in dirnames if d not in ALWAYS_LEFT_OUT)
-        for name in sorted(filenames) + [d for d in dirnames if os.path.islink(Path(dirpath, d))]:
+        left = [f for f in filenames if f in ALWAYS_LEFT_OUT]  # a worktree's .git is a file
+        plan.left_out += len(left)
+        entries = sorted(set(filenames) - set(left))
+        for name in entries + [d for d in dirnames if os.path.islink(Path(dirpath, d))]:
             path = Path(dirpath, name)
             rel = path.relative_to(folder).as_posix()
             keep = rel in (DOCKERFILE, DOCKERIGNORE) or (
