@@ -225,10 +225,13 @@ def _plan(folder: Path, out: Path) -> tuple[_Plan, bool]:
         for d in dirnames:
             if not os.path.islink(Path(dirpath, d)):
                 walked_dirs.append(Path(dirpath, d).relative_to(folder).as_posix())
+    # a folder with nothing packed below it goes in as an empty folder (Docker sends it)
     implied = {str(p) for rel in plan.files for p in PurePosixPath(rel).parents}
-    for d in walked_dirs:
+    for d in sorted(walked_dirs, key=lambda d: -d.count("/")):  # the deepest first
         if d not in implied and d in passed and (sources is None or _wanted(d, sources)):
             plan.folders.append(d)
+            implied.update(str(p) for p in PurePosixPath(d).parents)
+    plan.folders.sort()
     return plan, sources is not None
 
 

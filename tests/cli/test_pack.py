@@ -194,7 +194,7 @@ def test_the_archive_unpacks_on_the_server_to_what_bot_submit_would_send(
         },
         {"bin/start.sh": 0o755},
     )
-    (kit / "empty").mkdir()
+    (kit / "empty" / "inner").mkdir(parents=True)
     done = pack(kit, tmp_path / "kit.tar.gz")
     dest = tmp_path / "server"
     dest.mkdir()
@@ -209,8 +209,9 @@ def test_the_archive_unpacks_on_the_server_to_what_bot_submit_would_send(
     assert (
         unpacked
         == submitted
-        == [".dockerignore", "Dockerfile", "bin/start.sh", "data/table.json", "empty"]
+        == [".dockerignore", "Dockerfile", "bin/start.sh", "data/table.json", "empty/inner"]
     )
+    assert done.folders == 1  # empty/inner alone: its parent is implied
     assert os.access(context / "bin" / "start.sh", os.X_OK)
     assert stat.S_IMODE((context / "data" / "table.json").stat().st_mode) == 0o644
 
