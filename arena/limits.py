@@ -174,7 +174,11 @@ MAX_LADDER_GAMES = 10_000_000  # --max-games of one run
 # the competition server (arena serve): uploads, their archives, the live pages
 MAX_UPLOAD_BYTES = 10 << 20  # an uploaded archive or .py file, as sent
 MAX_UNPACKED_BYTES = 50 << 20  # what an archive may unpack to, all files together
-MAX_ARCHIVE_MEMBERS = 1000  # files and folders in one archive
+MAX_ARCHIVE_MEMBERS = 5000  # files and folders in one archive (see below)
+# Members are cheap: a tar header (512 bytes, counted against the unpacked cap as the
+# gzip stream is read) and a file in a temporary folder removed after the build; the
+# byte caps bound the rest. The Node kit's production dependencies alone (@grpc/grpc-js,
+# protobufjs) are ~1,200 files, so 1,000 refused the smallest real Node bot.
 MAX_COMPRESSION_RATIO = 200  # unpacked / packed size: above it the archive is a bomb
 UPLOADS_PER_HOUR = 10  # uploads one participant may start within an hour
 UPLOAD_BUILD_TIMEOUT = 300.0  # seconds for the build of one upload

@@ -1,4 +1,4 @@
-"""``arena bot add|submit|list|remove|check`` and how a bot is given on the command line
+"""``arena bot add|submit|pack|list|remove|check`` and how a bot is given on the command line
 (a registered name, a command, NAME=COMMAND, docker:IMAGE or builtin:POLICY)."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from arena.names import (
     made_up_name,
     numbered,
 )
+from arena.runtime.build_sandbox import format_size
 
 
 def check_command(command: str, param: str = "--bot") -> None:
@@ -417,6 +418,88 @@ def bot_submit(
         markup=False,
         soft_wrap=True,
     )
+
+
+@bot_app.command(
+    "pack",
+    help=f"""Pack a built bot folder (a starter kit after its build.sh) into a .tar.gz that
+the competition site's upload accepts (the form on My bots, or POST /api/me/bots).
+
+It holds what the Docker build needs: the files the folder's .dockerignore lets through
+(Docker's rules: patterns from the folder, ! exceptions, **), and of those only the ones
+the Dockerfile COPYs or ADDs when it names them plainly; never version-control folders
+or caches. A symlink to a file inside the folder is stored as that file; any other
+symlink is refused (leave it out in .dockerignore). Executable bits are kept.
+
+It says the archive's size and file count against the server's limits: at most
+{format_size(limits.MAX_UPLOAD_BYTES)} uploaded, {format_size(limits.MAX_UNPACKED_BYTES)}
+unpacked, {limits.MAX_ARCHIVE_MEMBERS:,} files and folders; over one, it refuses (exit 1)
+and writes nothing. --json prints out, bytes, files, folders, members, unpacked_bytes,
+left_out, trimmed_by_dockerfile, symlinks_resolved and limits.""",
+)
+def bot_pack(
+    path: Annotated[
+        Path,
+        typer.Argument(metavar="DIR", help="A built bot folder with a Dockerfile."),
+    ],
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="The archive to write (replaced if it exists). Default: DIR's name "
+            "with .tar.gz, in the current folder.",
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    from arena.pack import default_out, pack
+
+    packed = pack(path, out_file or default_out(path))
+    if as_json:
+        emit_json(packed.as_dict())
+        return
+    where = _shown(packed.out)
+    out.print(
+        f"packed {path} into {where}: {packed.files:,} files, "
+        f"{format_size(packed.bytes)} ({format_size(packed.unpacked)} unpacked)",
+        markup=False,
+        soft_wrap=True,
+    )
+    out.print(
+        f"  limits: {format_size(packed.bytes)} of {format_size(limits.MAX_UPLOAD_BYTES)} "
+        f"uploaded, {format_size(packed.unpacked)} of "
+        f"{format_size(limits.MAX_UNPACKED_BYTES)} unpacked, {packed.members:,} of "
+        f"{limits.MAX_ARCHIVE_MEMBERS:,} files and folders",
+        markup=False,
+        soft_wrap=True,
+    )
+    why = ".dockerignore, version control, caches" + (
+        ", not copied by the Dockerfile" if packed.trimmed else ""
+    )
+    out.print(f"  left out {packed.left_out:,} files ({why})", markup=False, soft_wrap=True)
+    if packed.resolved:
+        out.print(
+            f"  stored {len(packed.resolved)} symlinks as their files: "
+            + ", ".join(packed.resolved[:5])
+            + (" ..." if len(packed.resolved) > 5 else ""),
+            markup=False,
+            soft_wrap=True,
+        )
+    out.print(
+        f'upload it on the site\'s My bots page, or: curl -H "Authorization: Bearer $TOKEN" '
+        f"-F name=NAME -F file=@{where} SITE/api/me/bots",
+        markup=False,
+        soft_wrap=True,
+    )
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the current folder when it is below it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 @bot_app.command("list")

@@ -8,6 +8,11 @@ absolute path and no ``..``, at most :data:`~arena.limits.MAX_ARCHIVE_MEMBERS` m
 and :data:`~arena.limits.MAX_UNPACKED_BYTES` unpacked, at most
 :data:`~arena.limits.MAX_COMPRESSION_RATIO` times the upload's size (a zip bomb). The
 gzip stream is read through a counter, so even a bomb of tar headers stops at the cap.
+
+Files keep their executable bits (a kit's prebuilt binary or start script runs as it did
+on the author's machine), from the tar header or from a zip made on Unix; every other bit
+is the arena's: files are ``rw-r--r--`` plus those ``x`` bits, folders ``rwxr-xr-x`` —
+never setuid, setgid, sticky or writable by others.
 """
 
 from __future__ import annotations
@@ -28,6 +33,10 @@ from arena.runtime.bases import SINGLE_FILE_DOCKERFILE, SINGLE_FILE_NAME
 from arena.runtime.build_sandbox import format_size
 
 BOMB_FLOOR = 1 << 20  # archives unpacking to less than this are never called bombs
+FILE_MODE = 0o644  # every unpacked file: readable by the bot's user in the image...
+EXEC_BITS = 0o111  # ...plus the executable bits the archive gave it
+DIR_MODE = 0o755
+ZIP_UNIX = 3  # ZipInfo.create_system of a zip made on Unix (its external_attr holds a mode)
 
 
 class UploadRejected(UsageProblem):
@@ -39,6 +48,13 @@ class Member:
     path: PurePosixPath
     is_dir: bool
     size: int
+    mode: int = FILE_MODE  # what the unpacked file gets (see :func:`file_mode`)
+
+
+def file_mode(archived: int) -> int:
+    """The mode an unpacked file gets from the mode its archive gave it: the executable
+    bits kept, nothing else (no setuid, setgid or sticky bit, not writable by others)."""
+    return FILE_MODE | (archived & EXEC_BITS)
 
 
 def kind_of(filename: str, data: bytes) -> str:
@@ -120,7 +136,8 @@ def _tar_members(data: bytes) -> list[Member]:
                     raise UploadRejected(
                         f"the archive holds a {what} ({info.name!r}): only files and folders"
                     )
-                members.append(Member(_safe_path(info.name), info.isdir(), info.size))
+                path = _safe_path(info.name)
+                members.append(Member(path, info.isdir(), info.size, file_mode(info.mode)))
                 if len(members) > limits.MAX_ARCHIVE_MEMBERS:
                     _check(members, len(data))
     except (tarfile.TarError, OSError, EOFError, gzip.BadGzipFile) as e:
@@ -137,7 +154,9 @@ def _zip_members(z: zipfile.ZipFile) -> list[Member]:
                 f"the archive holds a symlink or special file ({info.filename!r}): only "
                 f"files and folders"
             )
-        members.append(Member(_safe_path(info.filename), info.is_dir(), info.file_size))
+        unix = info.create_system == ZIP_UNIX and kind != 0
+        mode = file_mode(info.external_attr >> 16) if unix else FILE_MODE
+        members.append(Member(_safe_path(info.filename), info.is_dir(), info.file_size, mode))
     return members
 
 
@@ -154,9 +173,23 @@ def _write(dest: Path, member: Member, source: IO[bytes]) -> None:
             left -= len(chunk)
         if source.read(1):  # more than the archive declared: refuse
             raise UploadRejected(f"{member.path} is longer than the archive says")
+    target.chmod(member.mode)  # not the umask's: the bits the archive gave, made safe
+
+
+def _open_folders(dest: Path) -> None:
+    """Every unpacked folder ``rwxr-xr-x``, whatever the server's umask (the image's user
+    must read what COPY takes from them); ``dest`` itself stays as it was made."""
+    for folder in dest.rglob("*"):
+        if folder.is_dir() and not folder.is_symlink():
+            folder.chmod(DIR_MODE)
 
 
 def _unpack(kind: str, data: bytes, dest: Path) -> None:
+    _unpack_members(kind, data, dest)
+    _open_folders(dest)
+
+
+def _unpack_members(kind: str, data: bytes, dest: Path) -> None:
     if kind == "zip":
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as z:

@@ -239,6 +239,7 @@ def test_tables_fit_a_60_column_terminal_and_fold_long_names(tmp_path: Path) -> 
 PLACEHOLDERS = {
     *("N", "SEC", "SIZE", "DIR", "NAME", "BOT", "CMD", "IMAGE", "ID", "SEED", "POLICY"),
     *("URL", "MODE", "KEY=VALUE", "HOST:PORT", "NEW", "BASE"),  # arena test NEW BASE: two bots
+    "FILE",  # bot pack --out: the archive to write
     "FILE[:NAME] [ARGS]",  # simulate --bot: a bot file, its Bot class, its arguments
 }
 CHOICE = re.compile(r"[a-z0-9-]+(\|[a-z0-9-]+)+")  # base|vengeance
