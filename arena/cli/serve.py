@@ -21,7 +21,8 @@ one at a time, and unfinished ones are resumed when it starts.
 Uploads: at most {format_size(limits.MAX_UPLOAD_BYTES)}, unpacking to at most
 {format_size(limits.MAX_UNPACKED_BYTES)} in {limits.MAX_ARCHIVE_MEMBERS:,} files (and at
 most {limits.MAX_COMPRESSION_RATIO} times the upload's size); {limits.UPLOADS_PER_HOUR}
-uploads an hour per participant; each build {limits.UPLOAD_BUILD_TIMEOUT:g} s. Set
+uploads an hour per participant; each build {limits.UPLOAD_BUILD_TIMEOUT:g} s. An upload
+is answered at once with its build page, which follows the queued build live. Set
 ARENA_SECRET to keep sign-ins across restarts (otherwise a fresh key signs the session
 cookies)."""
 
@@ -49,6 +50,18 @@ def serve(
             "signed-in participants see it. Nobody uploads without signing in.",
         ),
     ] = False,
+    builders: Annotated[
+        int | None,
+        typer.Option(
+            "--builds",
+            metavar="N",
+            min=1,
+            max=64,
+            help="Uploads built side by side (each participant's one at a time, in turn "
+            "with everyone else's). Default: half the machine's cores, at least 1 (a "
+            "build and its compliance check use about two cores).",
+        ),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """The competition server (its help, _SERVE_HELP, states the limits of arena.limits)."""
@@ -62,7 +75,7 @@ def serve(
     host, port = parse_listen(check_listen(listen), "--listen")
     if grpc:
         check_listen(grpc, "--grpc")
-    config = ServerConfig(db=db, read_only=read_only, grpc=grpc)
+    config = ServerConfig(db=db, read_only=read_only, grpc=grpc, builds=builders)
     if os.environ.get("ARENA_SECRET"):
         config.secret = os.environ["ARENA_SECRET"]
     application = create_app(config)
