@@ -12,6 +12,7 @@ that was killed.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from datetime import timedelta
@@ -32,6 +33,24 @@ from arena.submit import check_owner, submit_bot
 __all__ = ["LOG_CAP", "TooMany", "Uploads"]
 
 
+SPOOL_PREFIX = "flip7-builds-"  # + the server's pid: the folder of its queued contexts
+
+
+def _sweep_spools() -> None:
+    """Remove the folders of queued contexts left by this user's servers that were killed
+    (their process is gone)."""
+    for d in Path(tempfile.gettempdir()).glob(f"{SPOOL_PREFIX}*-*"):
+        pid = d.name.removeprefix(SPOOL_PREFIX).split("-", 1)[0]
+        try:
+            if not pid.isdigit() or d.lstat().st_uid != os.getuid():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(d, ignore_errors=True)
+        except OSError:
+            continue
+
+
 class TooMany(ArenaError):
     """The participant's upload rate limit is spent."""
 
@@ -45,7 +64,8 @@ class Uploads:
         self._spool: Path | None = None
 
     def start(self) -> None:
-        self._spool = Path(tempfile.mkdtemp(prefix="flip7-builds-"))
+        _sweep_spools()
+        self._spool = Path(tempfile.mkdtemp(prefix=f"{SPOOL_PREFIX}{os.getpid()}-"))
         self.queue.start()
 
     def stop(self) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import tarfile
+import tempfile
 import threading
 import time
 import uuid
@@ -260,7 +261,11 @@ def test_builds_queued_or_running_when_the_server_ends_fail_and_say_upload_again
     else:
         server.stop()
         assert server.proc is not None and server.proc.returncode == 0, server.output()
+    assert server.proc is not None
+    spools = set(Path(tempfile.gettempdir()).glob(f"flip7-builds-{server.proc.pid}-*"))
+    assert len(spools) == (1 if how == "killed" else 0)  # the stopped server removed its own
     again = serve(db, "--builds", "1")
+    assert not any(d.exists() for d in spools)  # the killed server's: removed at the start
     alice = Participant(again, token)
     for build_id in (running, *queued):
         b = alice.build(build_id)

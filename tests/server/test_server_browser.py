@@ -202,3 +202,78 @@ def test_sign_in_upload_see_it_pass_and_the_leaderboard_update_without_reload(
         )
     for tag in (f"flip7-bot/{name}:v1",):
         docker_engine.api.remove_image(tag, force=True)
+
+
+def _tar_gz(path: Path, dockerfile: str) -> Path:
+    import io
+
+    data = dockerfile.encode()
+    with tarfile.open(path, "w:gz") as tar:
+        info = tarfile.TarInfo("Dockerfile")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.timeout(900)
+def test_a_queued_build_shows_its_place_and_is_cancelled_from_its_page(
+    tmp_path: Path, serve: Any, browser: Any, docker_engine: Any
+) -> None:
+    """One builder, busy with the participant's slow build: the next upload's page says
+    it is queued (number 1), its Cancel button cancels it; then the running one's page
+    follows its log live and its Cancel button stops it."""
+    screens = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path / "screens")
+    screens.mkdir(parents=True, exist_ok=True)
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    alice = add_user(db, "alice")
+    server = serve(db, "--builds", "1")
+    mark = uuid.uuid4().hex[:8]
+    slow = _tar_gz(
+        tmp_path / "slow.tar.gz",
+        f"FROM flip7/python-base:latest\nRUN echo start-{mark}\n"
+        "RUN for i in $(seq 1 300); do echo tick-$i; sleep 1; done\n",
+    )
+    quick = _tar_gz(tmp_path / "quick.tar.gz", f"FROM flip7/python-base:latest\nRUN echo {mark}\n")
+
+    w = Watched(browser, DESKTOP)
+    page = w.page
+    page.goto(f"{server.url}/signin.html")
+    page.fill("input[name=token]", alice)
+    page.click("#signin-form button")
+    page.wait_for_url("**/me.html")
+
+    def upload(name: str, archive: Path) -> str:
+        page.goto(f"{server.url}/me.html")
+        page.fill("#upload-form input[name=name]", name)
+        page.set_input_files("#upload-form input[name=file]", str(archive))
+        page.click("#upload-form button")
+        page.wait_for_url("**/build/*.html", timeout=30_000)
+        return str(page.url)
+
+    running = upload("slow", slow)
+    page.wait_for_selector("#build-log:has-text('tick-2')", timeout=120_000)
+    queued = upload("later", quick)
+    assert page.locator("#build-status").inner_text() == "queued"
+    assert page.locator("#build-position").inner_text() == "number 1 in the queue"
+    shoot(page, screens, "build-queued-desktop")
+    page.click("#cancel-form button")
+    page.wait_for_url(queued)
+    assert page.locator("#build-status").inner_text() == "cancelled"
+    assert "before it started" in page.locator("#build-detail").inner_text()
+    shoot(page, screens, "build-cancelled-desktop")
+
+    page.goto(running)
+    page.evaluate("window.notReloaded = true")
+    seen = page.locator("#build-log").inner_text().count("tick-")
+    page.wait_for_function(
+        f"document.getElementById('build-log').textContent.split('tick-').length > {seen + 3}",
+        timeout=60_000,
+    )  # the log grows on the page by itself
+    assert page.evaluate("window.notReloaded") is True
+    shoot(page, screens, "build-running-desktop")
+    page.click("#cancel-form button")
+    page.wait_for_selector("#build-status.status-cancelled", timeout=60_000)
+    assert "while it was building" in page.locator("#build-detail").inner_text()
+    shoot(page, screens, "build-stopped-desktop")
+    assert w.problems == [], w.problems
+    w.context.close()

@@ -27,6 +27,7 @@
     if (b.lines && b.lines.length) {
       var atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
       log.textContent += (log.textContent ? "\n" : "") + b.lines.join("\n");
+      log.hidden = false;
       if (atEnd) log.scrollTop = log.scrollHeight;
     }
     if (typeof b.next === "number") next = b.next;
