@@ -206,7 +206,7 @@ class BuildQueue:
             self.db,
             build_id,
             BuildStatus.CANCELLED,
-            "cancelled by its owner before it started; nothing was registered",
+            "cancelled before it started; nothing was registered",
             "",
         )
         return True

@@ -166,11 +166,11 @@ class Uploads:
         if job.stopping:
             self._finish(job, BuildStatus.FAILED, builds.STOPPED.format(when="during the build"))
         else:
-            job.line("arena: cancelled by its owner")
+            job.line("arena: the build was cancelled")
             self._finish(
                 job,
                 BuildStatus.CANCELLED,
-                "cancelled by its owner while it was building; nothing was registered",
+                "cancelled while it was building; nothing was registered",
             )
 
     def _finish(

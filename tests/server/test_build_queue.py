@@ -275,3 +275,27 @@ def test_builds_queued_or_running_when_the_server_ends_fail_and_say_upload_again
     # the restarted server builds new uploads
     fresh, _ = alice.upload("fresh", quick(6))
     assert "non-zero code: 6" in alice.wait(fresh, "failed", timeout=120)["detail"]
+
+
+@pytest.mark.timeout(900)
+def test_two_participants_bots_are_built_and_checked_side_by_side(
+    tmp_path: Path, serve: Any, docker_engine: Any
+) -> None:
+    """Two compliance checks at once in one server (each in its builder thread, with its
+    own event loop): both bots pass and are registered."""
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    server = serve(db, "--builds", "2")
+    people = [Participant(server, add_user(db, who)) for who in ("alice", "bob")]
+    names = [f"ev-{uuid.uuid4().hex[:6]}" for _ in people]
+    ids = [p.upload(n, kit_archive())[0] for p, n in zip(people, names, strict=True)]
+    wait_for(
+        lambda: all("check: " in p.build(i)["log"] for p, i in zip(people, ids, strict=True)),
+        300,
+        "both compliance checks to run",
+    )
+    for p, i, n in zip(people, ids, names, strict=True):
+        done = p.wait(i, "passed", "failed", "cancelled", timeout=600)
+        assert done["status"] == "passed" and done["version"] == 1, done
+        mine = p.c.get("/api/me/bots", headers=p.auth).json()
+        assert [m["name"] for m in mine] == [n]
+        docker_engine.api.remove_image(f"flip7-bot/{n}:v1", force=True)
