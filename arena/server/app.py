@@ -500,6 +500,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         tags=["participant"],
         status_code=202,
         responses={
+            202: {"description": "queued: the build's id, status, place in the queue, page"},
             200: {"description": "with wait=true: built, checked and registered"},
             400: {"description": "refused before anything was stored (the reason)"},
             422: {"description": "with wait=true: the build or the check failed"},

@@ -139,6 +139,10 @@ def test_a_slow_build_delays_nobody_else_and_each_participants_builds_run_in_tur
     assert "woke" in done_a1["detail"] or "woke" in alice.build(a1)["log"]
     assert "returned a non-zero code: 2" in done_a2["detail"]
     assert ended(done_b1) < ended(done_a1) <= ended(done_a2)
+    print(
+        f"\nanswers: {took_a1:.2f} s, {took_a2:.2f} s, {took_b1:.2f} s; bob's build ended "
+        f"{ended(done_a1) - ended(done_b1):.1f} s before alice's slow one"
+    )
 
 
 @pytest.mark.timeout(900)
