@@ -387,7 +387,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     def cancel_form(request: Request, build_id: int, csrf: Annotated[str, Form()] = "") -> Response:
         who = require(reader(request))
         check_csrf(request, csrf, who)
-        cancel_build(who, build_id)
+        with contextlib.suppress(ArenaError):  # it ended meanwhile: its page says how
+            cancel_build(who, build_id)
         return RedirectResponse(f"/build/{build_id}.html", 303)
 
     @app.post("/remote", include_in_schema=False)
@@ -557,8 +558,9 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.post("/api/builds/{build_id}/cancel", tags=["participant"])
     def api_cancel_build(request: Request, build_id: int) -> dict[str, Any]:
-        """Cancel a queued build (it never starts) or a running one (it is stopped);
-        nothing is registered. 409 if the build has ended."""
+        """Cancel a queued build (it never starts: ``cancelled`` at once) or a running one
+        (it is stopped: ``cancelled`` within seconds); nothing is registered. 409 if the
+        build has ended."""
         who = require(reader(request))
         check_csrf(request, None, who)
         return build_dict(cancel_build(who, build_id), log=False)
