@@ -48,9 +48,16 @@ class LadderBotStatus(StrEnum):
 
 
 class BuildStatus(StrEnum):
+    QUEUED = "queued"  # the upload is stored and waits for a builder
     BUILDING = "building"  # the upload is being built and checked
     PASSED = "passed"  # built, checked and registered as a new version
     FAILED = "failed"  # refused, failed to build or failed the check: nothing registered
+    CANCELLED = "cancelled"  # its owner cancelled it (queued or building): nothing registered
+
+    @property
+    def done(self) -> bool:
+        """Whether the build has ended (nothing more will happen to it)."""
+        return self in (BuildStatus.PASSED, BuildStatus.FAILED, BuildStatus.CANCELLED)
 
 
 class Role(StrEnum):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,7 @@ def submit_bot(
     owner_id: int | None = None,
     keep_failed: bool = True,
     run: Runner = asyncio.run,
+    cancel: threading.Event | None = None,
 ) -> Submitted:
     """Build ``path`` (a build context with a Dockerfile) as ``name``'s next version, check
     it and register it if it passes. Nothing is stored before the build succeeds; a failed
@@ -70,7 +72,9 @@ def submit_bot(
     found = latest(read_engine(db) if isinstance(db, str | None) else db, name)
     version = (found[1].version + 1) if found else 1
     tag = bot_image_tag(name, version)
-    built = build_image(path, tag, base=base, build_args=build_args, limits=limits, on_line=on_line)
+    built = build_image(
+        path, tag, base=base, build_args=build_args, limits=limits, on_line=on_line, cancel=cancel
+    )
     try:
         checks = None if skip_check else run(run_checks(Image(built.id), progress=progress))
     except BaseException:

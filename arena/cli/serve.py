@@ -27,7 +27,8 @@ one at a time, and unfinished ones are resumed when it starts.
 Uploads: at most {format_size(limits.MAX_UPLOAD_BYTES)}, unpacking to at most
 {format_size(limits.MAX_UNPACKED_BYTES)} in {limits.MAX_ARCHIVE_MEMBERS:,} files (and at
 most {limits.MAX_COMPRESSION_RATIO} times the upload's size); {limits.UPLOADS_PER_HOUR}
-uploads an hour per participant; each build {limits.UPLOAD_BUILD_TIMEOUT:g} s.
+uploads an hour per participant; each build {limits.UPLOAD_BUILD_TIMEOUT:g} s. An upload
+is answered at once with its build page, which follows the queued build live.
 
 Sign-ins are kept on the server: signing out ends one at once; each ends after
 --session-idle unused or --session-max after signing in. Live-update streams are capped
@@ -98,6 +99,18 @@ def serve(
             help="Open live-update streams in all at most.",
         ),
     ] = STREAMS_TOTAL,
+    builders: Annotated[
+        int | None,
+        typer.Option(
+            "--builds",
+            metavar="N",
+            min=1,
+            max=64,
+            help="Uploads built side by side (each participant's one at a time, in turn "
+            "with everyone else's). Default: half the machine's cores, at least 1 (a "
+            "build and its compliance check use about two cores).",
+        ),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """The competition server (its help, _SERVE_HELP, states the limits of arena.limits)."""
@@ -120,6 +133,7 @@ def serve(
         session_max=timedelta(hours=session_max),
         streams_per_address=streams_per_address,
         streams_total=streams_total,
+        builds=builders,
     )
     if os.environ.get("ARENA_SECRET"):
         config.secret = os.environ["ARENA_SECRET"]

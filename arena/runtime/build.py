@@ -282,8 +282,8 @@ def _response_socket(resp: Any) -> socket.socket | None:
 
 
 class _Watchdog(threading.Thread):
-    """Stops the build (closes its connection) at the deadline, or when the running step
-    has written more than the image cap allows."""
+    """Stops the build (closes its connection) at the deadline, when the running step
+    has written more than the image cap allows, or when ``cancel`` is set."""
 
     def __init__(
         self,
@@ -292,6 +292,7 @@ class _Watchdog(threading.Thread):
         build: _Build,
         deadline: float,
         limits: BuildLimits,
+        cancel: threading.Event | None = None,
     ) -> None:
         super().__init__(name="build-watchdog", daemon=True)
         self.api = api
@@ -299,12 +300,16 @@ class _Watchdog(threading.Thread):
         self.build = build
         self.deadline = deadline
         self.limits = limits
+        self.cancel = cancel
         self.done = threading.Event()
         self._sizes: dict[str, int] = {}
 
     def run(self) -> None:
         next_size = time.monotonic() + SIZE_POLL
         while not self.done.wait(POLL):
+            if self.cancel is not None and self.cancel.is_set():
+                self.stop("it was cancelled")
+                return
             now = time.monotonic()
             if now >= self.deadline:
                 self.stop(f"it ran past its timeout of {self.limits.timeout:g} s (--build-timeout)")
@@ -351,12 +356,14 @@ def build_image(
     nocache: bool = False,
     on_line: Callable[[str], None] | None = None,
     client: Any = None,
+    cancel: threading.Event | None = None,
 ) -> BuiltImage:
     """Build the image of the bot whose build context is ``path`` (a directory with a
     Dockerfile, or the Dockerfile itself) in the sandbox ``limits`` and tag it ``tag``.
 
     ``base`` sets the build argument ``BASE``; ``build_args`` add others; ``on_line``
-    receives each line of the build log as it comes (e.g. to echo it on stderr)."""
+    receives each line of the build log as it comes (e.g. to echo it on stderr); setting
+    ``cancel`` stops the build as its timeout would (:class:`BuildStopped`, nothing kept)."""
     check_tag(tag)
     limits = limits or BuildLimits()
     client = client or docker_client()
@@ -397,6 +404,8 @@ def build_image(
         params["cgroupparent"] = pids.parent
     deadline = time.monotonic() + limits.timeout
     watchdog: _Watchdog | None = None
+    if cancel is not None and cancel.is_set():
+        raise BuildStopped(f"building {plan.context} as {tag} was stopped: it was cancelled")
     try:
         with archive(context) as tar:
             try:
@@ -419,7 +428,7 @@ def build_image(
                 except ValueError:
                     build.error = resp.text.strip() or f"HTTP {resp.status_code}"
             else:
-                watchdog = _Watchdog(api, _response_socket(resp), build, deadline, limits)
+                watchdog = _Watchdog(api, _response_socket(resp), build, deadline, limits, cancel)
                 watchdog.start()
                 _read(resp, build)
     except BaseException:

@@ -11,6 +11,7 @@ token; the API takes it as the X-CSRF-Token header, or a bearer login token inst
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 import threading
@@ -55,13 +56,20 @@ from arena.server.events import EventRunner
 from arena.server.headers import Secured
 from arena.server.settings import SESSION_IDLE, SESSION_MAX, STREAMS_PER_ADDRESS, STREAMS_TOTAL
 from arena.server.uploads import TooMany, Uploads
+from arena.status import BuildStatus
 from arena.store import bots as store_bots
 from arena.store import builds, changes
 from arena.store.db import get_engine
 from arena.store.models import Build
 
 BODY_OVERHEAD = 1 << 20  # bytes a multipart form may add to an upload
-ASSETS = {"style.css": "text/css", "replay.js": "text/javascript", "live.js": "text/javascript"}
+ASSETS = {
+    "style.css": "text/css",
+    "replay.js": "text/javascript",
+    "live.js": "text/javascript",
+    "build.js": "text/javascript",
+}
+WAIT_POLL = 0.5  # seconds between looks at a build an API client waits for
 
 
 @dataclass
@@ -75,6 +83,7 @@ class ServerConfig:
     session_max: timedelta = SESSION_MAX  # every sign-in ends this long after it began
     streams_per_address: int = STREAMS_PER_ADDRESS  # open live streams per client
     streams_total: int = STREAMS_TOTAL  # and in all
+    builds: int | None = None  # builds side by side (None: sized to the machine)
 
 
 class NewEvent(BaseModel):
@@ -96,19 +105,21 @@ class RemoteBot(BaseModel):
 
 def create_app(config: ServerConfig) -> FastAPI:
     eng = get_engine(config.db)  # the schema is created or migrated once, here
-    uploads = Uploads(eng)
+    uploads = Uploads(eng, config.builds)
     runner = EventRunner(eng, config.grpc)
     env = make_env()
     sites = Sites(eng)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        builds.interrupted(eng)  # uploads a stopped server was building: failed, nothing kept
+        builds.interrupted(eng)  # uploads a stopped server queued or built: failed, nothing kept
+        uploads.start()
         if config.run_events:
             runner.start()
         try:
             yield
         finally:
+            await run_in_threadpool(uploads.stop)
             if config.run_events:
                 await run_in_threadpool(runner.stop)
 
@@ -225,12 +236,34 @@ def create_app(config: ServerConfig) -> FastAPI:
             raise HTTPException(404, f"no upload {build_id} of yours")
         return b
 
-    async def do_upload(who: Reader, name: str, file: UploadFile) -> Any:
+    async def do_upload(who: Reader, name: str, file: UploadFile) -> Build:
         data = await file.read(limits.MAX_UPLOAD_BYTES + 1)  # one byte over tells it is too big
         assert who.id is not None
         return await run_in_threadpool(
             uploads.submit, who.id, name.strip(), file.filename or "", data
         )
+
+    def cancel_build(who: Reader, build_id: int) -> Build:
+        """Cancel one of the reader's queued or running builds (the organiser: anyone's)."""
+        b = my_build(who, build_id)
+        if BuildStatus(b.status).done or not uploads.cancel(build_id):
+            raise ArenaError(f"upload {build_id} has ended ({b.status}): nothing to cancel")
+        return builds.get(eng, build_id) or b
+
+    def fresh(b: Build) -> Build:
+        assert b.id is not None
+        return builds.get(eng, b.id) or b
+
+    def build_dict(b: Build, *, log: bool, after: int | None = None) -> dict[str, Any]:
+        out = _build_dict(b, log=log and after is None)
+        assert b.id is not None
+        out["position"] = uploads.position(b.id) if b.status == BuildStatus.QUEUED else None
+        out["page"] = f"/build/{b.id}.html"
+        if after is not None:
+            lines = b.log.split("\n") if b.log else []
+            out["lines"] = lines[after:]
+            out["next"] = len(lines)
+        return out
 
     def make_remote(who: Reader, name: str) -> str:
         from arena.registry import add_bot, hash_token, new_token
@@ -344,12 +377,12 @@ def create_app(config: ServerConfig) -> FastAPI:
         who = require(reader(request))
         check_csrf(request, csrf, who)
         try:
-            outcome = await do_upload(who, name, file)
+            b = await do_upload(who, name, file)
         except TooMany as e:
             return me_page(request, who, 429, message=str(e))
         except (UsageProblem, ArenaError) as e:
             return me_page(request, who, 400, message=f"upload refused: {e}")
-        return RedirectResponse(f"/build/{outcome.build.id}.html", 303)
+        return RedirectResponse(f"/build/{b.id}.html", 303)
 
     @app.get("/build/{build_id}.html", include_in_schema=False)
     def build_page(request: Request, build_id: int) -> Response:
@@ -357,7 +390,23 @@ def create_app(config: ServerConfig) -> FastAPI:
         if not who.signed_in:
             return RedirectResponse("/signin.html", 303)
         b = my_build(who, build_id)
-        return own_page(request, who, f"build/{build_id}.html", "build.html", b=b)
+        return own_page(
+            request,
+            who,
+            f"build/{build_id}.html",
+            "build.html",
+            b=b,
+            position=uploads.position(build_id),
+            lines=b.log.count("\n") + 1 if b.log else 0,
+        )
+
+    @app.post("/build/{build_id}/cancel", include_in_schema=False)
+    def cancel_form(request: Request, build_id: int, csrf: Annotated[str, Form()] = "") -> Response:
+        who = require(reader(request))
+        check_csrf(request, csrf, who)
+        with contextlib.suppress(ArenaError):  # it ended meanwhile: its page says how
+            cancel_build(who, build_id)
+        return RedirectResponse(f"/build/{build_id}.html", 303)
 
     @app.post("/remote", include_in_schema=False)
     def remote_form(
@@ -464,41 +513,74 @@ def create_app(config: ServerConfig) -> FastAPI:
             for bot, v in store_bots.owned(eng, who.id)
         ]
 
-    @app.post("/api/me/bots", tags=["participant"])
+    @app.post(
+        "/api/me/bots",
+        tags=["participant"],
+        status_code=202,
+        responses={
+            202: {"description": "queued: the build's id, status, place in the queue, page"},
+            200: {"description": "with wait=true: built, checked and registered"},
+            400: {"description": "refused before anything was stored (the reason)"},
+            422: {"description": "with wait=true: the build or the check failed"},
+            429: {"description": "past the hourly upload limit"},
+        },
+    )
     async def api_upload(
         request: Request,
         name: Annotated[str, Form()],
         file: Annotated[UploadFile, File()],
+        wait: bool = False,
     ) -> JSONResponse:
-        """Upload a bot (a .tar.gz or .zip with a Dockerfile, or one .py file): built,
-        checked and registered as the next version of ``name``; the answer says how it
-        went (200: passed, 422: the build or the check failed, 400: refused unbuilt)."""
+        """Upload a bot (a .tar.gz or .zip with a Dockerfile, or one .py file) as the
+        next version of ``name``. The archive is checked at once (400 with the reason,
+        nothing stored); the build is queued and the answer comes at once (202:
+        ``{"build": ID, "status": "queued", "page": ...}``): follow it with
+        ``GET /api/builds/{ID}`` (its log as it builds; ``?after=N`` gives the lines
+        from the N-th on). With ``wait=true`` the answer waits for the build's end
+        (200: passed and registered, 422: the build or the check failed, or it was
+        cancelled)."""
         who = require(reader(request))
         check_csrf(request, None, who)
         try:
-            outcome = await do_upload(who, name, file)
+            b = await do_upload(who, name, file)
         except TooMany as e:
             return JSONResponse({"detail": str(e)}, 429)
-        b = outcome.build
-        body = {
-            "build": b.id,
-            "status": b.status,
-            "detail": b.detail,
-            "version": b.version,
-            "checks": outcome.checks,
-        }
-        return JSONResponse(body, 200 if b.version is not None else 422)
+        build_id = b.id
+        assert build_id is not None
+        if wait:
+            while not BuildStatus(b.status).done and not await request.is_disconnected():
+                await asyncio.sleep(WAIT_POLL)
+                b = await run_in_threadpool(fresh, b)
+            body = {**build_dict(b, log=False), "build": build_id}
+            return JSONResponse(body, 200 if b.status == BuildStatus.PASSED else 422)
+        body = {"build": build_id, "status": b.status, "page": f"/build/{build_id}.html"}
+        body["position"] = uploads.position(build_id)
+        return JSONResponse(body, 202)
 
     @app.get("/api/me/builds", tags=["participant"])
     def api_my_builds(request: Request) -> list[dict[str, Any]]:
         who = require(reader(request))
         assert who.id is not None
-        return [_build_dict(b, log=False) for b in builds.of(eng, who.id)]
+        return [build_dict(b, log=False) for b in builds.of(eng, who.id)]
 
     @app.get("/api/builds/{build_id}", tags=["participant"])
-    def api_build(request: Request, build_id: int) -> dict[str, Any]:
-        """One upload with its build log (its owner and the organiser only)."""
-        return _build_dict(my_build(reader(request), build_id), log=True)
+    def api_build(request: Request, build_id: int, after: int | None = None) -> dict[str, Any]:
+        """One upload with its status (``queued`` with its ``position`` in the queue,
+        ``building``, ``passed``, ``failed``, ``cancelled``) and its build log, written
+        while it builds (its owner and the organiser only). ``after=N``: the log's lines
+        from the N-th on as ``lines``, and ``next``, the N to ask for next."""
+        if after is not None and after < 0:
+            raise UsageProblem("after: give a line number, 0 or more", param="after")
+        return build_dict(my_build(reader(request), build_id), log=True, after=after)
+
+    @app.post("/api/builds/{build_id}/cancel", tags=["participant"])
+    def api_cancel_build(request: Request, build_id: int) -> dict[str, Any]:
+        """Cancel a queued build (it never starts: ``cancelled`` at once) or a running one
+        (it is stopped: ``cancelled`` within seconds); nothing is registered. 409 if the
+        build has ended."""
+        who = require(reader(request))
+        check_csrf(request, None, who)
+        return build_dict(cancel_build(who, build_id), log=False)
 
     @app.get("/api/bots/{name}/faults", tags=["participant"])
     def api_faults(request: Request, name: str) -> list[dict[str, Any]]:

@@ -1,22 +1,28 @@
-"""An upload becomes a bot version: checked and unpacked (:mod:`arena.server.upload`),
-built in the sandbox, pinned, checked for compliance and registered — through the very
-path of ``arena bot submit`` (:func:`arena.submit.submit_bot`). Its build log is stored
-with its outcome, for its owner and the organiser only."""
+"""An upload becomes a bot version: checked and unpacked (:mod:`arena.server.upload`) in
+the upload's request, then queued (:mod:`arena.server.buildqueue`) and built in the
+sandbox, pinned, checked for compliance and registered — through the very path of
+``arena bot submit`` (:func:`arena.submit.submit_bot`). Its build log is stored with its
+outcome (while it builds, too), for its owner and the organiser only.
+
+A queued build's context waits in a temporary folder of the server (removed when the
+build ends, and with the folder when the server stops); a server that stops marks its
+queued and running builds failed ("upload again"), as does the next start for a server
+that was killed.
+"""
 
 from __future__ import annotations
 
-import asyncio
+import os
+import shutil
 import tempfile
-import threading
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from arena import limits
 from arena.errors import ArenaError, UsageProblem
 from arena.names import check_bot_name
 from arena.runtime.build_sandbox import BuildLimits
+from arena.server.buildqueue import LOG_CAP, BuildQueue, Job
 from arena.server.upload import unpack_upload
 from arena.status import BuildStatus
 from arena.store import builds
@@ -24,98 +30,150 @@ from arena.store.db import Db
 from arena.store.models import Build, now
 from arena.submit import check_owner, submit_bot
 
-LOG_CAP = 200_000  # characters of build log kept per upload
+__all__ = ["LOG_CAP", "TooMany", "Uploads"]
+
+
+SPOOL_PREFIX = "flip7-builds-"  # + the server's pid: the folder of its queued contexts
+
+
+def _sweep_spools() -> None:
+    """Remove the folders of queued contexts left by this user's servers that were killed
+    (their process is gone)."""
+    for d in Path(tempfile.gettempdir()).glob(f"{SPOOL_PREFIX}*-*"):
+        pid = d.name.removeprefix(SPOOL_PREFIX).split("-", 1)[0]
+        try:
+            if not pid.isdigit() or d.lstat().st_uid != os.getuid():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(d, ignore_errors=True)
+        except OSError:
+            continue
 
 
 class TooMany(ArenaError):
     """The participant's upload rate limit is spent."""
 
 
-@dataclass
-class Outcome:
-    build: Build
-    checks: list[dict[str, Any]]
-
-
 class Uploads:
-    """Builds uploads one at a time (a build is heavy; the check plays games)."""
+    """Takes uploads (at once) and builds them in the queue."""
 
-    def __init__(self, db: Db) -> None:
+    def __init__(self, db: Db, workers: int | None = None) -> None:
         self.db = db
-        self._one = threading.Lock()
+        self.queue = BuildQueue(db, self._build, workers)
+        self._spool: Path | None = None
+
+    def start(self) -> None:
+        _sweep_spools()
+        self._spool = Path(tempfile.mkdtemp(prefix=f"{SPOOL_PREFIX}{os.getpid()}-"))
+        self.queue.start()
+
+    def stop(self) -> None:
+        self.queue.stop()
+        if self._spool is not None:
+            shutil.rmtree(self._spool, ignore_errors=True)
+
+    def _too_many(self) -> TooMany:
+        return TooMany(f"{limits.UPLOADS_PER_HOUR} uploads an hour at most: try again later")
 
     def check_rate(self, participant_id: int) -> None:
         started = builds.since(self.db, participant_id, now() - timedelta(hours=1))
         if started >= limits.UPLOADS_PER_HOUR:
-            raise TooMany(f"{limits.UPLOADS_PER_HOUR} uploads an hour at most: try again later")
+            raise self._too_many()
 
-    def submit(self, participant_id: int, name: str, filename: str, data: bytes) -> Outcome:
-        """Build, check and register one upload (blocking: minutes at worst). Bad input is
-        a UsageProblem raised before anything is stored; a failed build or check is a
-        stored FAILED build with its log, and no bot version."""
+    def submit(self, participant_id: int, name: str, filename: str, data: bytes) -> Build:
+        """Check and unpack one upload and queue its build; the QUEUED build at once. Bad
+        input is a UsageProblem raised before anything is stored; an upload past the
+        hourly limit is :class:`TooMany` (counted and stored in one transaction, so
+        concurrent uploads cannot pass the limit together)."""
         check_bot_name(name, param="name")
         check_owner(self.db, name, participant_id)
-        self.check_rate(participant_id)
-        with tempfile.TemporaryDirectory(prefix="flip7-upload-") as tmp:
-            context = unpack_upload(filename, data, Path(tmp))  # refused: nothing stored
-            build = builds.start(self.db, participant_id, name)
-            log: list[str] = []
-            size = 0
+        self.check_rate(participant_id)  # cheap: before unpacking anything
+        if self._spool is None:
+            raise ArenaError("the server is not taking uploads (it is starting or stopping)")
+        folder = Path(tempfile.mkdtemp(prefix="upload-", dir=self._spool))
+        try:
+            context = unpack_upload(filename, data, folder)  # refused: nothing stored
+            build = builds.start_within(
+                self.db,
+                participant_id,
+                name,
+                now() - timedelta(hours=1),
+                limits.UPLOADS_PER_HOUR,
+            )
+            if build is None:
+                raise self._too_many()
+            assert build.id is not None
+            self.queue.add(Job(build.id, participant_id, name, folder, context))
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        return build
 
-            def line(text: str) -> None:
-                nonlocal size
-                if size < LOG_CAP:
-                    log.append(text)
-                    size += len(text) + 1
+    def cancel(self, build_id: int) -> bool:
+        return self.queue.cancel(build_id)
 
-            with self._one:
-                return self._build(build, participant_id, name, context, log, line)
+    def position(self, build_id: int) -> int | None:
+        return self.queue.positions().get(build_id)
 
-    def _build(
-        self,
-        build: Build,
-        participant_id: int,
-        name: str,
-        context: Path,
-        log: list[str],
-        line: Any,
-    ) -> Outcome:
+    # ------------------------------------------------------------ in a builder thread
+    def _build(self, job: Job) -> None:
+        if not builds.building(self.db, job.build_id):
+            return  # cancelled meanwhile
         try:
             submitted = submit_bot(
                 self.db,
-                context,
-                name,
+                job.context,
+                job.name,
                 limits=BuildLimits(timeout=limits.UPLOAD_BUILD_TIMEOUT),
-                on_line=line,
-                progress=lambda msg: line(f"check: {msg}"),
-                owner_id=participant_id,
+                on_line=job.line,
+                progress=lambda msg: job.line(f"check: {msg}"),
+                owner_id=job.participant_id,
                 keep_failed=False,
-                run=asyncio.run,
+                run=job.run,
+                cancel=job.cancel,
             )
-        except (ArenaError, UsageProblem) as e:
-            done = builds.finish(self.db, build.id, BuildStatus.FAILED, str(e), "\n".join(log))
-            return Outcome(done, [])
         except BaseException as e:
-            builds.finish(
-                self.db, build.id, BuildStatus.FAILED, f"the build broke: {e}", "\n".join(log)
-            )
-            raise
-        checks = [c.as_dict() for c in submitted.checks or []]
-        for c in submitted.checks or []:
-            line(f"{'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}")
+            if job.cancel.is_set():
+                self._cancelled(job)
+            elif isinstance(e, ArenaError | UsageProblem):
+                self._finish(job, BuildStatus.FAILED, str(e))
+            else:
+                self._finish(job, BuildStatus.FAILED, f"the build broke: {e}")
+                raise  # the queue logs it
+            return
+        checks = submitted.checks or []
+        for c in checks:
+            job.line(f"{'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}")
         if submitted.failed:
-            detail = (
-                f"{name} was not registered: {len(submitted.failed)} of {len(checks)} "
-                f"compliance checks failed (first: {submitted.failed[0].name}: "
-                f"{submitted.failed[0].detail})"
+            first = submitted.failed[0]
+            self._finish(
+                job,
+                BuildStatus.FAILED,
+                f"{job.name} was not registered: {len(submitted.failed)} of {len(checks)} "
+                f"compliance checks failed (first: {first.name}: {first.detail})",
             )
-            done = builds.finish(self.db, build.id, BuildStatus.FAILED, detail, "\n".join(log))
-            return Outcome(done, checks)
-        detail = (
+            return
+        self._finish(
+            job,
+            BuildStatus.PASSED,
             f"built {submitted.built.id[:19]}, passed {len(checks)} compliance checks; "
-            f"{name} is now at version {submitted.version}"
+            f"{job.name} is now at version {submitted.version}",
+            submitted.version,
         )
-        done = builds.finish(
-            self.db, build.id, BuildStatus.PASSED, detail, "\n".join(log), submitted.version
-        )
-        return Outcome(done, checks)
+
+    def _cancelled(self, job: Job) -> None:
+        if job.stopping:
+            self._finish(job, BuildStatus.FAILED, builds.STOPPED.format(when="during the build"))
+        else:
+            job.line("arena: the build was cancelled")
+            self._finish(
+                job,
+                BuildStatus.CANCELLED,
+                "cancelled while it was building; nothing was registered",
+            )
+
+    def _finish(
+        self, job: Job, status: BuildStatus, detail: str, version: int | None = None
+    ) -> Build:
+        return builds.finish(self.db, job.build_id, status, detail, job.log(), version)

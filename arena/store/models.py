@@ -83,7 +83,7 @@ class Build(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     participant_id: int = Field(foreign_key="participant.id", index=True)
     bot_name: str = Field(max_length=64)
-    status: str = Field(default=BuildStatus.BUILDING, max_length=16)  # BuildStatus
+    status: str = Field(default=BuildStatus.QUEUED, max_length=16)  # BuildStatus
     detail: str = ""  # why it failed, or what passed
     log: str = ""  # the build log and the compliance checks (owner and organiser only)
     version: int | None = None  # the bot version it registered

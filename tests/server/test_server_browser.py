@@ -1,6 +1,7 @@
 """The competition server in a real headless browser (Debian's chromium driven by
 Playwright, as the report's browser tests): a participant signs in, uploads the Python
-example bot as an archive, sees it build and pass the check; the organiser starts an
+example bot as an archive, is answered at once with its build page, sees it build live
+and pass the check; the organiser starts an
 event with it, and the open leaderboard shows the bot without a reload. Every page is
 screenshotted at desktop and phone size (into $ARENA_SCREENSHOTS, default the test's
 temporary folder); the time from the upload to the bot's first stored game is printed."""
@@ -113,10 +114,21 @@ def test_sign_in_upload_see_it_pass_and_the_leaderboard_update_without_reload(
     page.set_input_files("#upload-form input[name=file]", str(archive))
     t0 = time.monotonic()
     page.click("#upload-form button")
-    page.wait_for_url("**/build/*.html", timeout=900_000)
-    uploaded = time.monotonic() - t0
+    page.wait_for_url("**/build/*.html", timeout=60_000)
+    answered = time.monotonic() - t0
     build_page = page.url.removeprefix(server.url + "/")
-    assert page.locator("#build-status").inner_text() == "passed", page.content()
+    # the upload is answered at once: its build page follows the build live, without a
+    # reload, until the build ends (then the page loads its outcome)
+    assert page.locator("#build-status").inner_text() in ("queued", "building"), page.content()
+    page.evaluate("window.notReloaded = true")
+    page.wait_for_selector("#build-log:has-text('check: ')", timeout=300_000)
+    assert "Step 1/" in page.locator("#build-log").inner_text()  # the owner sees the log
+    assert page.locator("#build-status").inner_text() == "building"
+    assert page.evaluate("window.notReloaded") is True
+    shoot(page, screens, "build-live-desktop")
+    page.wait_for_selector("#build-status.status-passed", timeout=900_000)
+    uploaded = time.monotonic() - t0
+    assert page.locator("#cancel-form").count() == 0
     assert "compliance checks" in page.locator("#build-detail").inner_text()
     assert "Step 1/" in page.locator("#build-log").inner_text()  # the owner sees the log
     shoot(page, screens, "build-desktop")
@@ -183,9 +195,85 @@ def test_sign_in_upload_see_it_pass_and_the_leaderboard_update_without_reload(
     w.context.close()
     with capsys.disabled():
         print(
-            f"\nupload to registered: {uploaded:.1f} s; upload to first game: "
+            f"\nupload answered: {answered:.1f} s; upload to registered: {uploaded:.1f} s; "
+            f"upload to first game: "
             f"{to_first_game:.1f} s\nscreenshots in {screens}:\n  "
             + "\n  ".join(p.name for p in saved)
         )
     for tag in (f"flip7-bot/{name}:v1",):
         docker_engine.api.remove_image(tag, force=True)
+
+
+def _tar_gz(path: Path, dockerfile: str) -> Path:
+    import io
+
+    data = dockerfile.encode()
+    with tarfile.open(path, "w:gz") as tar:
+        info = tarfile.TarInfo("Dockerfile")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.timeout(900)
+def test_a_queued_build_shows_its_place_and_is_cancelled_from_its_page(
+    tmp_path: Path, serve: Any, browser: Any, docker_engine: Any
+) -> None:
+    """One builder, busy with the participant's slow build: the next upload's page says
+    it is queued (number 1), its Cancel button cancels it; then the running one's page
+    follows its log live and its Cancel button stops it."""
+    screens = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path / "screens")
+    screens.mkdir(parents=True, exist_ok=True)
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    alice = add_user(db, "alice")
+    server = serve(db, "--builds", "1")
+    mark = uuid.uuid4().hex[:8]
+    slow = _tar_gz(
+        tmp_path / "slow.tar.gz",
+        f"FROM flip7/python-base:latest\nRUN echo start-{mark}\n"
+        "RUN for i in $(seq 1 300); do echo tick-$i; sleep 1; done\n",
+    )
+    quick = _tar_gz(tmp_path / "quick.tar.gz", f"FROM flip7/python-base:latest\nRUN echo {mark}\n")
+
+    w = Watched(browser, DESKTOP)
+    page = w.page
+    page.goto(f"{server.url}/signin.html")
+    page.fill("input[name=token]", alice)
+    page.click("#signin-form button")
+    page.wait_for_url("**/me.html")
+
+    def upload(name: str, archive: Path) -> str:
+        page.goto(f"{server.url}/me.html")
+        page.fill("#upload-form input[name=name]", name)
+        page.set_input_files("#upload-form input[name=file]", str(archive))
+        page.click("#upload-form button")
+        page.wait_for_url("**/build/*.html", timeout=30_000)
+        return str(page.url)
+
+    running = upload("slow", slow)
+    page.wait_for_selector("#build-log:has-text('tick-2')", timeout=120_000)
+    queued = upload("later", quick)
+    assert page.locator("#build-status").inner_text() == "queued"
+    assert page.locator("#build-position").inner_text() == "number 1 in the queue"
+    shoot(page, screens, "build-queued-desktop")
+    page.click("#cancel-form button")
+    page.wait_for_url(queued)
+    assert page.locator("#build-status").inner_text() == "cancelled"
+    assert "before it started" in page.locator("#build-detail").inner_text()
+    shoot(page, screens, "build-cancelled-desktop")
+
+    page.goto(running)
+    page.evaluate("window.notReloaded = true")
+    seen = page.locator("#build-log").inner_text().count("tick-")
+    page.wait_for_function(
+        f"document.getElementById('build-log').textContent.split('tick-').length > {seen + 3}",
+        timeout=60_000,
+    )  # the log grows on the page by itself
+    assert page.evaluate("window.notReloaded") is True
+    shoot(page, screens, "build-running-desktop")
+    page.click("#cancel-form button")
+    page.wait_for_selector("#build-status.status-cancelled", timeout=60_000)
+    assert "while it was building" in page.locator("#build-detail").inner_text()
+    shoot(page, screens, "build-stopped-desktop")
+    assert w.problems == [], w.problems
+    w.context.close()

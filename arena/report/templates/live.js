@@ -2,14 +2,14 @@
 // events and refreshes what the page shows, without a reload.
 (function () {
   "use strict";
-  // an upload is built and checked before the answer comes: say so while it is
+  // an upload is sent and checked before its build page comes: say so while it is
   var upload = document.getElementById("upload-form");
   if (upload) {
     upload.addEventListener("submit", function () {
       var button = upload.querySelector("button");
       if (button) {
         button.disabled = true;
-        button.textContent = "Building and checking (about a minute)…";
+        button.textContent = "Uploading…";
       }
     });
   }
