@@ -181,8 +181,11 @@ def test_a_starter_kit_built_and_packed_uploads_through_the_form_and_plays(
         page.wait_for_url("**/build/*.html", timeout=BUILD_DEADLINE * 1000)
         build_id = page.url.rsplit("/", 1)[1].removesuffix(".html")
         record = final_status(page, server, build_id)
-        page.reload()
-        page.wait_for_selector("#build-status")
+        from playwright.sync_api import expect
+
+        # the live build page shows the final status by itself (it reloads when the build ends)
+        expect(page.locator("#build-status")).to_have_text(record["status"], timeout=60_000)
+        expect(page.locator("#build-detail")).to_contain_text("compliance checks")
         shoot(page, screens, f"{kit}-build")
         status = page.locator("#build-status").inner_text()
         assert status == "passed", f"{record['detail']}\n{record.get('log', '')[-4000:]}"
