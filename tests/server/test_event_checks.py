@@ -154,6 +154,8 @@ def test_a_stored_event_that_cannot_run_ends_failed_and_is_not_retried(
     shown = again.client().get(f"/api/tournaments/{tid}").json()
     assert shown["status"] == "failed" and next(iter(bad)) in shown["error"], shown
     assert "failed" not in again.output()  # not tried again: nothing new in its log
+    page = again.client().get(f"/tournament/{tid}.html").text  # the site says why
+    assert "stopped for good" in page and next(iter(bad)) in page
     listed = run_arena("tournament", "list", "--json", "--db", db)
     assert json.loads(listed.stdout)[0]["status"] == "failed"
     resumed = run_arena("tournament", "resume", str(tid), "--no-report", "--db", db)
