@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -48,7 +49,10 @@ from arena.names import check_entry_name, numbered
 
 # ------------------------------------------------------------------ tournaments
 def entries_from(
-    values: list[str], challengers: list[str], db: str | None, option: Any = None
+    values: list[str],
+    challengers: list[str],
+    db: str | None,
+    option: Callable[[str], str] | None = None,
 ) -> list[Any]:
     """--bots values: registered names, commands, NAME=COMMAND, docker:IMAGE or
     builtin:POLICY (see arena.cli.bots.parse_source). Only reads the registry (a database that
