@@ -46,6 +46,8 @@ MAX_MATCH_GAMES = 100_000  # games of one table (arena match --games, tournament
 MAX_ROUNDS = 1000  # rounds of an event
 MAX_EVENT_GAMES = 1_000_000  # games of a whole event, all rounds and tables
 MAX_WORKERS = 256  # worker processes of one run
+MAX_CONCURRENCY = 10_000  # games one event plays at once (each holds a stream per seat)
+MAX_SIMULATE_GAMES = MAX_EVENT_GAMES  # games of one arena simulate run (in this process)
 PREFLIGHT_STARTS = 8  # bots an event's pre-flight starts at once (remote bots not counted)
 
 # how often an event names the strongest bot its winner (arena.winner_odds; the numbers
@@ -123,13 +125,19 @@ def check_games(value: int, option: str = "--games") -> int:
     return check_count(value, option, 1, MAX_MATCH_GAMES)
 
 
-def check_duplicate_games(games: int, seats: int, of: str = "--seats") -> int:
+def check_concurrency(value: int, option: str = "--concurrency") -> int:
+    return check_count(value, option, 1, MAX_CONCURRENCY)
+
+
+def check_duplicate_games(
+    games: int, seats: int, of: str = "--seats", option: str = "--games"
+) -> int:
     """Duplicate deals come in whole sets, one game per rotation of ``seats`` seats."""
     if games % seats:
         raise UsageProblem(
             f"duplicate deals come in sets of one game per seat rotation: give a multiple "
             f"of {of} ({seats}), got {games}",
-            param="--games",
+            param=option,
         )
     return games
 
@@ -149,13 +157,21 @@ def event_games(entries: int, seats: int, rounds: int, games: int) -> int:
     return rounds * tables * games
 
 
-def check_event_games(entries: int, seats: int, rounds: int, games: int) -> int:
+def check_event_games(
+    entries: int,
+    seats: int,
+    rounds: int,
+    games: int,
+    options: tuple[str, str] = ("--rounds", "--games"),
+) -> int:
+    """The games of a whole event within MAX_EVENT_GAMES (``options``: how the caller
+    names the rounds and the games per table)."""
     total = event_games(entries, seats, rounds, games)
     if total > MAX_EVENT_GAMES:
         raise UsageProblem(
             f"this event would play about {total:,} games ({rounds:,} rounds of "
             f"{games:,} games per table); the limit is {MAX_EVENT_GAMES:,} games per event: "
-            "give fewer --rounds or --games"
+            f"give fewer {options[0]} or {options[1]}"
         )
     return total
 

@@ -12,7 +12,7 @@ from enum import StrEnum
 class TournamentStatus(StrEnum):
     RUNNING = "running"  # created, or stopped part way (resumable)
     COMPLETED = "completed"  # every round played
-    FAILED = "failed"  # stopped for good (a value the schema allows; no command sets it yet)
+    FAILED = "failed"  # stopped for good, never resumed: it cannot run (its reason is stored)
 
 
 class RoundStatus(StrEnum):

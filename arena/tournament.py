@@ -164,26 +164,94 @@ def _scheduler(t: Tournament, entries: list[Entry]) -> Any:
     )
 
 
-def check_config(cfg: TournamentConfig) -> None:
-    """Everything about a new event that can be checked without the database: names,
-    bounds (arena.limits), entries. Raises UsageProblem/ArenaError; stores nothing."""
-    from arena.names import check_entry_name, check_event_name
+Option = Callable[[str], str]  # how a caller names a setting (a TournamentConfig field)
 
+# the fields whose option is not the field's name
+_CLI_NAMES = {"entries": "--bots", "challengers": "--challenger"}
+
+
+def cli_option(field: str) -> str:
+    """How ``arena tournament`` names a setting: ``time_bank`` → ``--time-bank``."""
+    return _CLI_NAMES.get(field) or "--" + field.replace("_", "-")
+
+
+def api_option(field: str) -> str:
+    """How the server's API (POST /api/tournaments) names a setting: its JSON field."""
+    return {"entries": "bots"}.get(field, field)
+
+
+def check_settings(cfg: TournamentConfig, option: Option = api_option) -> None:
+    """Every setting of a new event but its entries, checked one way for every caller —
+    the CLI (``option``: cli_option), the server's API and the Python API (api_option) —
+    so that none accepts what another refuses: the format, the bounds of arena.limits
+    (seats, rounds, games, concurrency, times, strikes), the rules, the event's name, the
+    isolation, the bots' resource limits and the seed. Raises UsageProblem naming the
+    setting; reads and stores nothing."""
+    from arena.executor import ISOLATIONS
+    from arena.names import check_event_name
+    from arena.seeds import MAX_SEED
+    from engine import RULESETS
+
+    if cfg.format not in FORMATS:
+        raise UsageProblem(
+            f"unknown format {cfg.format!r} (choose from {', '.join(FORMATS)})",
+            param=option("format"),
+        )
+    limits.check_count(cfg.seats, option("seats"), limits.MIN_EVENT_SEATS, limits.MAX_TABLE_SEATS)
+    limits.check_rounds(cfg.rounds, option("rounds"))
+    limits.check_count(cfg.games, option("games"), 1, limits.MAX_MATCH_GAMES)
+    limits.check_concurrency(cfg.concurrency, option("concurrency"))
+    if not isinstance(cfg.variant, str) or cfg.variant not in RULESETS:
+        raise UsageProblem(
+            f"unknown variant {cfg.variant!r} (choose from {', '.join(RULESETS)})",
+            param=option("variant"),
+        )
+    check_event_name(cfg.name, option("name"))
+    limits.check_deadline(cfg.deadline, option("deadline"))
+    limits.check_time_bank(cfg.time_bank, option("time_bank"))
+    limits.check_strikes(cfg.max_strikes, option("max_strikes"))
+    limits.check_start_timeout(cfg.start_timeout, option("start_timeout"))
+    if cfg.isolation not in ISOLATIONS:
+        raise UsageProblem(
+            f"unknown isolation {cfg.isolation!r} (choose from {', '.join(ISOLATIONS)})",
+            param=option("isolation"),
+        )
+    if cfg.duplicate:
+        limits.check_duplicate_games(cfg.games, cfg.seats, option("seats"), option("games"))
+    if cfg.seed is not None and (
+        isinstance(cfg.seed, bool) or not isinstance(cfg.seed, int) or not 0 <= cfg.seed <= MAX_SEED
+    ):
+        raise UsageProblem(f"bad seed {cfg.seed!r}: must be between 0 and 2^63-1", option("seed"))
+    try:
+        if cfg.container:
+            from arena.runtime.docker import ContainerLimits
+
+            ContainerLimits(**cfg.container)
+        if cfg.process:
+            from arena.runtime.sandbox import ProcessLimits
+
+            ProcessLimits(**cfg.process)
+    except (TypeError, ValueError) as e:
+        raise UsageProblem(str(e)) from None
+
+
+def check_config(cfg: TournamentConfig, option: Option = api_option) -> int:
+    """Everything about a new event that can be checked without the database: its
+    settings (:func:`check_settings`), its entries (names, at least two, a remote bot
+    once), its schedule (a gauntlet's challengers) and its size in games. Raises
+    UsageProblem (ArenaError for a remote entry that is not registered); stores nothing.
+    Returns the event's rounds (the format's default when none is given)."""
+    from arena.names import check_entry_name
+    from arena.schedule import make_scheduler
+
+    check_settings(cfg, option)
     names = [e.name for e in cfg.entries]
     for name in names:
-        check_entry_name(name)
-    check_event_name(cfg.name)
+        check_entry_name(name, option("entries"))
+    if len(names) < 2:
+        raise UsageProblem("a tournament needs at least two bots", param=option("entries"))
     if len(set(names)) != len(names):
-        raise UsageProblem("entry names must be unique")
-    limits.check_count(cfg.seats, "seats", limits.MIN_EVENT_SEATS, limits.MAX_TABLE_SEATS)
-    limits.check_games(cfg.games)
-    limits.check_rounds(cfg.rounds or None)
-    limits.check_deadline(cfg.deadline)
-    limits.check_time_bank(cfg.time_bank)
-    limits.check_strikes(cfg.max_strikes)
-    if cfg.duplicate:
-        limits.check_duplicate_games(cfg.games, cfg.seats)
-    limits.check_start_timeout(cfg.start_timeout)
+        raise UsageProblem("entry names must be unique", param=option("entries"))
     remote: dict[int, str] = {}
     for e in cfg.entries:
         if e.remote and e.bot_version_id is None:
@@ -192,23 +260,39 @@ def check_config(cfg: TournamentConfig) -> None:
             if e.bot_version_id in remote:
                 raise UsageProblem(
                     f"remote bot {remote[e.bot_version_id]!r} is entered twice: a remote bot "
-                    "has one connection and plays one seat per table; enter it once"
+                    "has one connection and plays one seat per table; enter it once",
+                    param=option("entries"),
                 )
             remote[e.bot_version_id] = e.name
+    challengers = [e.name for e in cfg.entries if e.challenger]
+    if cfg.format == "gauntlet" and not challengers:
+        raise UsageProblem("a gauntlet needs at least one challenger", param=option("challengers"))
+    try:
+        sched = make_scheduler(
+            cfg.format, names, cfg.seats, rounds=cfg.rounds, challengers=challengers or None
+        )
+    except ValueError as e:
+        raise UsageProblem(str(e), param=option("challengers") if challengers else None) from None
+    rounds = int(sched.total_rounds())
+    limits.check_event_games(
+        len(names), cfg.seats, rounds, cfg.games, (option("rounds"), option("games"))
+    )
+    return rounds
 
 
-def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> int:
-    """Validate and store a new tournament; returns its id."""
-    if cfg.format not in FORMATS:
-        raise ArenaError(f"unknown format {cfg.format!r} (choose from {', '.join(FORMATS)})")
-    check_config(cfg)
+def create_tournament(
+    cfg: TournamentConfig, db: str | Engine | None = None, option: Option = api_option
+) -> int:
+    """Validate (:func:`check_config`) and store a new tournament; returns its id.
+    Nothing is stored unless every check passes."""
+    rounds = check_config(cfg, option)
     t = Tournament(
         name=cfg.name,
         format=cfg.format,
         variant=cfg.variant,
         brutal=cfg.brutal,
         seats=cfg.seats,
-        rounds=cfg.rounds or 0,
+        rounds=rounds,
         games_per_match=cfg.games,
         concurrency=cfg.concurrency,
         seed=cfg.seed,
@@ -233,14 +317,36 @@ def create_tournament(cfg: TournamentConfig, db: str | Engine | None = None) -> 
         )
         for e in cfg.entries
     ]
-    # validate the schedule before storing anything
-    try:
-        sched = _scheduler(t, entries)
-    except ValueError as e:
-        raise ArenaError(str(e)) from None
-    t.rounds = sched.total_rounds()
-    limits.check_event_games(len(entries), cfg.seats, t.rounds, cfg.games)
     return tournaments.create(db, t, entries)  # the database is opened once all is checked
+
+
+def stored_config(t: Tournament, entries: list[Entry]) -> TournamentConfig:
+    """The settings a stored event was created with, as :func:`check_config` checks them
+    (an event stored before a check existed, or by another program, is checked again
+    before it runs)."""
+    o = t.options or {}
+    return TournamentConfig(
+        format=t.format,
+        entries=[
+            EntrySpec(e.name, entry_source(e), e.challenger, e.bot_version_id) for e in entries
+        ],
+        seats=t.seats,
+        rounds=t.rounds or None,
+        games=t.games_per_match,
+        concurrency=t.concurrency,
+        variant=t.variant,
+        brutal=t.brutal,
+        seed=t.seed,
+        name=t.name,
+        deadline=o.get("deadline", limits.DEFAULT_DEADLINE),
+        time_bank=o.get("time_bank", limits.DEFAULT_TIME_BANK),
+        max_strikes=o.get("max_strikes", limits.DEFAULT_MAX_STRIKES),
+        start_timeout=o.get("start_timeout", limits.DEFAULT_START_TIMEOUT),
+        container=o.get("container") or {},
+        process=o.get("process") or {},
+        isolation=o.get("isolation", "event"),
+        duplicate=bool(o.get("duplicate")),
+    )
 
 
 def load(db: str | Engine | None, tid: int) -> tuple[Tournament, list[Entry]]:
@@ -363,6 +469,17 @@ class TournamentRunner:
         loop = asyncio.get_running_loop()
         t0 = loop.time()
         t, entries = load(self.eng, self.tid)
+        reason = tournaments.failure(t)
+        if reason is not None:
+            raise ArenaError(f"tournament {self.tid} failed and cannot be resumed: {reason}")
+        if t.status != TournamentStatus.COMPLETED:
+            try:
+                check_config(stored_config(t, entries))
+            except ArenaError as e:  # it would fail again at every try: it ends here
+                await self._db(tournaments.mark_failed, self.eng, self.tid, str(e))
+                raise ArenaError(
+                    f"tournament {self.tid} cannot run ({e}): it is marked failed"
+                ) from None
         if t.status == TournamentStatus.COMPLETED:
             board = event_ratings(self.eng, t)
             lines, n = self._faults()

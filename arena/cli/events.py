@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,7 +35,6 @@ from arena.cli.options import (
     WorkersOpt,
     container_limits,
     executor,
-    isolation,
     optional_seed,
     process_options,
     ruleset,
@@ -48,39 +48,51 @@ from arena.names import check_entry_name, numbered
 
 
 # ------------------------------------------------------------------ tournaments
-def entries_from(values: list[str], challengers: list[str], db: str | None) -> list[Any]:
+def entries_from(
+    values: list[str],
+    challengers: list[str],
+    db: str | None,
+    option: Callable[[str], str] | None = None,
+) -> list[Any]:
     """--bots values: registered names, commands, NAME=COMMAND, docker:IMAGE or
     builtin:POLICY (see arena.cli.bots.parse_source). Only reads the registry (a database that
-    does not exist is not created)."""
+    does not exist is not created). ``option``: how the caller names its settings
+    (arena.tournament.cli_option, the default, or api_option for the server's API)."""
     from arena.bots import Remote, unique_names
     from arena.cli.bots import parse_source
-    from arena.tournament import EntrySpec
+    from arena.tournament import EntrySpec, cli_option
 
-    parsed = [parse_source(v, db, "--bots") for v in values]
+    option = option or cli_option
+    bots_param, challenger_param = option("entries"), option("challengers")
+    parsed = [parse_source(v, db, bots_param) for v in values]
     remote = [name for name, source, _ in parsed if isinstance(source, Remote)]
     for name in remote:
         if remote.count(name) > 1:
             raise UsageProblem(
                 f"remote bot {name!r} is entered twice: a remote bot has one "
                 "connection and plays one seat per table; enter it once",
-                param="--bots",
+                param=bots_param,
             )
     entries = []
     for name, (_, source, version) in zip(
         unique_names([p[0] for p in parsed], numbered), parsed, strict=True
     ):
-        check_entry_name(name, param="--bots")
+        check_entry_name(name, param=bots_param)
         entries.append(EntrySpec(name, source, bot_version_id=version.id if version else None))
     names = [e.name for e in entries]
     for c in challengers:
-        chosen = challenger_entry(c, names, values, db)
+        chosen = challenger_entry(c, names, values, db, challenger_param)
         if chosen is None:
-            raise UsageProblem(f"challenger {c!r} is not one of the --bots", param="--challenger")
+            raise UsageProblem(
+                f"challenger {c!r} is not one of the {bots_param}", param=challenger_param
+            )
         entries[names.index(chosen)].challenger = True
     return entries
 
 
-def challenger_entry(value: str, names: list[str], given: list[str], db: str | None) -> str | None:
+def challenger_entry(
+    value: str, names: list[str], given: list[str], db: str | None, param: str = "--challenger"
+) -> str | None:
     """The entry a --challenger names: by its entry name (``ev@v2``, ``threshold:25``), as
     it was given in --bots (``ev``), or as the registered version it selects."""
     from arena.cli.bots import registered
@@ -92,7 +104,7 @@ def challenger_entry(value: str, names: list[str], given: list[str], db: str | N
     as_given = [v.strip() for v in given]
     if value in as_given:
         return names[as_given.index(value)]
-    found = registered(value, db, "--challenger")
+    found = registered(value, db, param)
     if found is not None and label(found[0], found[1]) in names:
         return label(found[0], found[1])
     return None
@@ -373,48 +385,28 @@ def tournament(
     if ctx.invoked_subcommand is not None:
         return
     from arena.gateway.address import check_listen
-    from arena.names import check_event_name
     from arena.store.retry import retry_limit
-    from arena.tournament import FORMATS, TournamentConfig, create_tournament
+    from arena.tournament import (
+        FORMATS,
+        TournamentConfig,
+        check_config,
+        check_settings,
+        cli_option,
+        create_tournament,
+    )
 
     if format is None:
         raise UsageProblem(f"give --format ({', '.join(FORMATS)}), or a subcommand: resume, list")
-    if format not in FORMATS:
-        raise UsageProblem(
-            f"unknown format {format!r} (choose from {', '.join(FORMATS)})", param="--format"
-        )
-    if not bots or len(bots) < 2:
-        raise UsageProblem("a tournament needs at least two --bots", param="--bots")
-    limits.check_count(seats, "--seats", limits.MIN_EVENT_SEATS, limits.MAX_TABLE_SEATS)
-    limits.check_rounds(rounds)
-    limits.check_games(games)
-    limits.check_deadline(deadline)
-    limits.check_time_bank(time_bank)
-    limits.check_strikes(max_strikes)
-    limits.check_start_timeout(start_timeout)
-    check_event_name(name)
-    retry_limit(db_retry)
-    isolation(isolation_)
-    where = executor(executor_, ray_address, workers_)
-    n_workers = workers(workers_)
-    if format == "gauntlet" and not challenger:
-        raise UsageProblem("a gauntlet needs at least one --challenger", param="--challenger")
-    ruleset(variant, brutal)
-    if listen:
-        check_listen(listen)  # before anything is stored: the port must be ours to serve
-    master = optional_seed(seed)
-    entries = entries_from(bots, challenger or [], db)
-    warn_guessable(master, [e.name for e in entries if not is_builtin(e.source)])
     cfg = TournamentConfig(
         format=format,
-        entries=entries,
+        entries=[],
         seats=seats,
         rounds=rounds,
         games=games,
         concurrency=concurrency,
         variant=variant,
         brutal=brutal,
-        seed=master,
+        seed=optional_seed(seed),
         name=name,
         deadline=deadline,
         time_bank=time_bank,
@@ -425,12 +417,22 @@ def tournament(
         isolation=isolation_,
         duplicate=duplicate,
     )
-    if duplicate:
-        limits.check_duplicate_games(games, seats)
+    # the settings first, then the entries (which read the registry): the checks the
+    # server's API makes too (arena.tournament.check_config), so neither accepts what
+    # the other refuses
+    check_settings(cfg, cli_option)
+    retry_limit(db_retry)
+    where = executor(executor_, ray_address, workers_)
+    n_workers = workers(workers_)
+    if listen:
+        check_listen(listen)  # before anything is stored: the port must be ours to serve
+    cfg.entries = entries_from(bots or [], challenger or [], db)
+    check_config(cfg, cli_option)
+    warn_guessable(cfg.seed, [e.name for e in cfg.entries if not is_builtin(e.source)])
     if any(e.remote for e in cfg.entries) and not listen:
         raise UsageProblem("remote bots connect over TCP: give --listen HOST:PORT", param="--bots")
     check_images(cfg.entries, param="--bots")
-    tid = create_tournament(cfg, db)
+    tid = create_tournament(cfg, db, cli_option)
     err.print(f"tournament {tid} created; if it is interrupted: arena tournament resume {tid}")
     if listen:
         err.print(f"remote bots connect to {listen} with their tokens")

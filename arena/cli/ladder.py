@@ -112,6 +112,7 @@ def ladder_run(
     ruleset(variant, brutal)
     limits.check_count(seats, "--seats", limits.MIN_EVENT_SEATS, limits.MAX_TABLE_SEATS)
     limits.check_games(games)
+    limits.check_concurrency(concurrency)
     if max_games is not None:
         limits.check_count(max_games, "--max-games", 1, limits.MAX_LADDER_GAMES)
     if executor_ == "workers":  # the ladder's name for worker processes before Ray came

@@ -132,7 +132,13 @@ SeedOpt = Annotated[str | None, typer.Option("--seed", metavar="SEED", help=SEED
 
 
 ConcurrencyOpt = Annotated[
-    int, typer.Option("--concurrency", metavar="N", min=1, help="Games played at once.")
+    int,
+    typer.Option(
+        "--concurrency",
+        metavar="N",
+        min=1,
+        help=f"Games played at once (1–{limits.MAX_CONCURRENCY:,}).",
+    ),
 ]
 
 

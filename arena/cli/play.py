@@ -99,7 +99,12 @@ def simulate(
         ),
     ] = None,
     games: Annotated[
-        int, typer.Option("--games", metavar="N", help="Number of games.", min=1)
+        int,
+        typer.Option(
+            "--games",
+            metavar="N",
+            help=f"Number of games (1–{limits.MAX_SIMULATE_GAMES:,}).",
+        ),
     ] = 1000,
     seed: Annotated[
         str, typer.Option("--seed", metavar="SEED", help="Master seed (whole number).")
@@ -117,6 +122,7 @@ def simulate(
 ) -> None:
     from arena.simulate import simulate as run
 
+    limits.check_count(games, "--games", 1, limits.MAX_SIMULATE_GAMES)
     rules = ruleset(variant, brutal)
     master = parse_seed(seed)
     if not bot and not rotate:
@@ -340,6 +346,7 @@ def match(
     from arena.match import MatchSpec, run_match
 
     limits.check_games(games)
+    limits.check_concurrency(concurrency)
     limits.check_deadline(deadline)
     limits.check_time_bank(time_bank)
     limits.check_strikes(max_strikes)

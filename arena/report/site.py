@@ -56,7 +56,7 @@ from arena.report import abtests, chunks, stats
 from arena.report.data import GameInfo, SiteData, TournamentInfo, iter_game_logs, load_site
 from arena.report.manifest import Manifest, digest, render_key
 from arena.report.moves import Move, bust_text, mark_forfeits, option_texts, question, score_rounds
-from arena.report.privacy import Shown
+from arena.report.privacy import Hidden, Shown
 from arena.report.replay import build_replay, card_names, describe
 from arena.report.svg import interval_bar, rating_chart, scale_of, score_chart
 from arena.store import games as store_games
@@ -406,6 +406,7 @@ class _Site:
             self._table_archive(t, tables, archive)
         seen = [self.seen(g) for g in t.games]
         kinds, fbots, fcounts = stats.fault_table(seen)
+        hidden = Hidden.of(f for g in t.games for f in self.unseen(g.faults))
         faults = [(g, f) for g in seen for f in g.faults]
         self.write(
             f"tournament/{t.id}.html",
@@ -423,6 +424,7 @@ class _Site:
             fault_counts=fcounts,
             faults=faults[-RECENT:],
             n_faults=len(faults),
+            hidden=hidden,
             seat_stats=stats.seat_stats(t.games),
             n_games=len(t.games),
             n_void=sum(1 for g in t.games if not g.completed),
@@ -512,6 +514,13 @@ class _Site:
             return True
         return False
 
+    def unseen(self, faults: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The faults this reader may not see (of other bots than theirs): the page counts
+        them (privacy.Hidden) and shows nothing else of them."""
+        if self.visible is _everything:
+            return []
+        return [f for f in faults if f.get("bot") is not None and not self.visible(f.get("bot"))]
+
     def seen(self, g: GameInfo) -> GameInfo:
         """The game as this reader may see it: only the faults of bots they may see (and
         the arena's own, which blame nobody)."""
@@ -574,6 +583,12 @@ class _Site:
                 for f in g.faults
                 if f.get("bot") == bot and self.visible(bot)
             ]
+            hidden = Hidden.of(
+                f
+                for g in games_of.get(bot, [])
+                for f in self.unseen(g.faults)
+                if f.get("bot") == bot
+            )
             games = []
             for g in games_of.get(bot, []):
                 s = g.seating.index(bot)
@@ -603,6 +618,7 @@ class _Site:
                 opponents=opponents,
                 faults=faults[-RECENT:],
                 n_faults=len(faults),
+                hidden=hidden,
                 games=games,
                 archive=archive,
                 round_of=data.round_of,
@@ -710,6 +726,7 @@ class _Site:
             [
                 [getattr(g, f) for f in _GAME_FIELDS],
                 [f for f in g.faults if f.get("bot") is None or self.visible(f.get("bot"))],
+                {s: h.summary() for s, h in self.hidden_seats(g.faults).items()},
                 [t.name, t.brutal, t.options] if t is not None else None,
                 [m.table, m.games] if m is not None else None,
                 rnd.index if rnd is not None else None,
@@ -717,6 +734,14 @@ class _Site:
                 self.round_href(g),
             ]
         )
+
+    def hidden_seats(self, faults: list[dict[str, Any]]) -> dict[int, Hidden]:
+        """Per seat of a game, the faults this reader may not see, counted."""
+        by_seat: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        for f in self.unseen(faults):
+            if isinstance(f.get("seat"), int):
+                by_seat[f["seat"]].append(f)
+        return {seat: Hidden.of(fs) for seat, fs in by_seat.items()}
 
     def _write_chunks(self, changed: set[int]) -> None:
         """Write each data file that gained, lost or changed a game; keep the others."""
@@ -745,6 +770,7 @@ class _Site:
         if g is None:  # stored after we loaded the rest: next render
             return
         every_fault = g.faults  # the moves played for a forfeited seat are public
+        hidden_seats = self.hidden_seats(every_fault)
         g = self.seen(g)
         owner = data.tournament_of.get(g.tournament_id)
         brutal = bool(owner.row.brutal) if owner is not None else False
@@ -784,6 +810,7 @@ class _Site:
             score_chart=score_chart(rounds, g.seating) if rounds else None,
             n_rounds_scored=len(rounds),
             forfeits=forfeits,
+            hidden_seats=hidden_seats,
             replay_ok=replay.states is not None,
             replay_note=replay.note,
             prev_id=prev_id,

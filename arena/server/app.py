@@ -30,7 +30,7 @@ from fastapi.responses import (
     Response,
     StreamingResponse,
 )
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.sessions import SessionMiddleware
 
@@ -87,7 +87,12 @@ class ServerConfig:
 
 
 class NewEvent(BaseModel):
-    """An event the organiser starts (bots: registered names or builtin:POLICY)."""
+    """An event the organiser starts: the settings of ``arena tournament``, checked as it
+    checks them (arena.tournament.check_config) before anything is stored. ``bots``:
+    registered bots (NAME: its latest version, NAME@vN) or builtin:POLICY; a field this
+    model does not know is refused rather than ignored."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     bots: list[str]
     format: str = "swiss"
@@ -95,8 +100,15 @@ class NewEvent(BaseModel):
     rounds: int | None = None
     games: int = 4
     variant: str = "base"
+    brutal: bool = False
     name: str = ""
     concurrency: int = 16
+    challengers: list[str] = []
+    deadline: float = limits.DEFAULT_DEADLINE
+    time_bank: float = limits.DEFAULT_TIME_BANK
+    max_strikes: int = limits.DEFAULT_MAX_STRIKES
+    start_timeout: float = limits.DEFAULT_START_TIMEOUT
+    duplicate: bool = False
 
 
 class RemoteBot(BaseModel):
@@ -459,30 +471,55 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.post("/api/tournaments", tags=["organiser"], status_code=201)
     def api_new_tournament(request: Request, event: NewEvent) -> dict[str, Any]:
-        """Create an event and queue it on this server (the organiser only)."""
+        """Create an event and queue it on this server (the organiser only). Its settings
+        are checked as ``arena tournament`` checks them, before anything is stored: a
+        mistake is a 400 naming the setting, and no event is created."""
         who = require_organiser(reader(request))
         check_csrf(request, None, who)
-        from arena.cli.bots import parse_source
-        from arena.tournament import EntrySpec, TournamentConfig, create_tournament
-
-        entries = []
-        for value in event.bots:
-            url = eng.url.render_as_string(hide_password=False)
-            name, source, version = parse_source(value, url, param="bots")
-            entries.append(EntrySpec(name, source, bot_version_id=version.id if version else None))
-        tid = create_tournament(
-            TournamentConfig(
-                format=event.format,
-                entries=entries,
-                seats=event.seats,
-                rounds=event.rounds,
-                games=event.games,
-                variant=event.variant,
-                name=event.name,
-                concurrency=event.concurrency,
-            ),
-            eng,
+        from arena.bots import is_builtin
+        from arena.cli.events import entries_from
+        from arena.tournament import (
+            TournamentConfig,
+            api_option,
+            check_settings,
+            create_tournament,
         )
+
+        cfg = TournamentConfig(
+            format=event.format,
+            entries=[],
+            seats=event.seats,
+            rounds=event.rounds,
+            games=event.games,
+            concurrency=event.concurrency,
+            variant=event.variant,
+            brutal=event.brutal,
+            name=event.name,
+            deadline=event.deadline,
+            time_bank=event.time_bank,
+            max_strikes=event.max_strikes,
+            start_timeout=event.start_timeout,
+            duplicate=event.duplicate,
+        )
+        check_settings(cfg, api_option)  # before the registry is read
+        url = eng.url.render_as_string(hide_password=False)
+        cfg.entries = entries_from(event.bots, event.challengers, url, api_option)
+        for e, value in zip(cfg.entries, event.bots, strict=True):
+            # the server starts registered bots only (built and checked), never a command
+            # or an image named in a request
+            if e.bot_version_id is None and not is_builtin(e.source):
+                raise UsageProblem(
+                    f"{value.strip()!r} is not a registered bot: the server enters registered "
+                    "bots (NAME, NAME@vN) and builtin:POLICY",
+                    param="bots",
+                )
+            if e.remote and not config.grpc:
+                raise UsageProblem(
+                    f"{e.name} is a remote bot, and this server takes no remote bots "
+                    "(arena serve --grpc HOST:PORT)",
+                    param="bots",
+                )
+        tid = create_tournament(cfg, eng, api_option)
         runner.add(tid)
         return {"id": tid}
 

@@ -41,3 +41,21 @@ def with_game_counts(db: Db) -> list[tuple[Tournament, int]]:
 def mark_completed(db: Db, tid: int) -> Tournament:
     """Record that every round of the tournament is played."""
     return update(db, Tournament, tid, status=TournamentStatus.COMPLETED, finished=now())
+
+
+def mark_failed(db: Db, tid: int, reason: str) -> Tournament:
+    """Record that the tournament stopped for good (it is not resumed again), and why:
+    ``options["failure"]``, one line."""
+    found = get(db, tid)
+    assert found is not None, f"no stored tournament {tid}"
+    options = {**(found[0].options or {}), "failure": reason}
+    return update(
+        db, Tournament, tid, status=TournamentStatus.FAILED, finished=now(), options=options
+    )
+
+
+def failure(t: Tournament) -> str | None:
+    """Why a failed tournament stopped (see :func:`mark_failed`); None for any other."""
+    if t.status != TournamentStatus.FAILED:
+        return None
+    return str((t.options or {}).get("failure") or "stopped for good")

@@ -223,7 +223,9 @@ def test_a_bots_faults_and_stderr_are_shown_to_its_owner_and_the_organiser_only(
         )
     for headers in ({"authorization": f"Bearer {bob}"}, {}):  # another participant, the public
         assert stderr not in api.get(page, headers=headers).text
-        assert "No faults" in api.get(page, headers=headers).text
+        # what is hidden is counted, never shown
+        assert "No faults" not in api.get(page, headers=headers).text
+        assert "2 faults (2 failed starts; 2 forfeits)" in api.get(page, headers=headers).text
         assert "INIT_FAIL" not in api.get(f"/tournament/{tid}.html", headers=headers).text
         assert api.get("/api/bots/alice-crash/faults", headers=headers).status_code == 404
 
