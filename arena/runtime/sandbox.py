@@ -41,6 +41,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -66,6 +67,7 @@ SANDBOX_TMP = "/tmp"  # the private area (its HOME is home/ in it)
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
 PACKAGES = ("arena", "engine")  # the arena's own packages (the Python SDK imports them)
 SCAN_LIMIT = 20_000  # files and folders searched for databases in a bot's own folders
+STAGE_LIMIT = 256 << 20  # bytes of a closed folder copied for a bot of its own user
 
 _SIZE_RE = re.compile(r"^(\d+(?:\.\d+)?)([kmg]?)b?$", re.IGNORECASE)
 _SIZE_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
@@ -552,48 +554,122 @@ def _is_database(path: str, size: int) -> bool:
     return any(head.startswith(m) for m in _DB_MAGIC)
 
 
-def database_files(folders: Iterable[str], limit: int = SCAN_LIMIT) -> list[str]:
-    """Every database file in ``folders`` (and below): SQLite files, their logs and
+@dataclass
+class Survey:
+    """What a search of a bot's own folders found."""
+
+    databases: list[str] = field(default_factory=list)  # to hide
+    closed: list[str] = field(default_factory=list)  # folders with entries others cannot read
+    size: int = 0  # bytes of regular files in all
+    entries: int = 0
+
+
+def survey(folders: Iterable[str], limit: int = SCAN_LIMIT) -> Survey:
+    """Search ``folders`` (and below) for database files — SQLite files, their logs and
     companions (by their header or name), and every other name (a hard link) of a file
-    :func:`protect` was given. More than ``limit`` entries in all is refused: a bot's
-    own folder is searched each time it starts."""
+    :func:`protect` was given — and for entries other users cannot read. More than
+    ``limit`` entries in all is refused: a bot's own folders are searched at each start."""
     protected = set()
     for f in protected_files():
         with contextlib.suppress(OSError):
             st = os.stat(f)
             protected.add((st.st_dev, st.st_ino))
-    found: list[str] = []
-    seen = 0
-    todo = list(folders)
-    while todo:
-        folder = todo.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        seen += len(entries)
-        if seen > limit:
-            raise OSError(
-                f"the bot's folders hold more than {limit:,} files and folders, too many to "
-                f"search for database files at each start ({folder}): give the bot a folder "
-                "with only its own files"
-            )
-        names = {e.name for e in entries}
-        for e in entries:
+    out = Survey()
+    for top in folders:
+        if not _open_to_others(top):
+            out.closed.append(top)
+        todo = [top]
+        while todo:
+            folder = todo.pop()
             try:
-                st = e.stat(follow_symlinks=False)
+                entries = list(os.scandir(folder))
             except OSError:
                 continue
-            if e.is_dir(follow_symlinks=False):
-                todo.append(e.path)
-            elif e.is_file(follow_symlinks=False) and (
-                (st.st_dev, st.st_ino) in protected or _is_database(e.path, st.st_size)
-            ):
-                found.append(e.path)
-                found += [
-                    os.path.join(folder, e.name + s) for s in _DB_COMPANIONS if e.name + s in names
-                ]
-    return sorted(set(found))
+            out.entries += len(entries)
+            if out.entries > limit:
+                raise OSError(
+                    f"the bot's folders hold more than {limit:,} files and folders, too many "
+                    f"to search for database files at each start ({folder}): give the bot a "
+                    "folder with only its own files"
+                )
+            names = {e.name for e in entries}
+            for e in entries:
+                try:
+                    st = e.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISLNK(st.st_mode):
+                    continue
+                want = 0o005 if stat.S_ISDIR(st.st_mode) else 0o004
+                if st.st_mode & want != want and top not in out.closed:
+                    out.closed.append(top)
+                if stat.S_ISDIR(st.st_mode):
+                    todo.append(e.path)
+                elif stat.S_ISREG(st.st_mode):
+                    out.size += st.st_size
+                    if (st.st_dev, st.st_ino) in protected or _is_database(e.path, st.st_size):
+                        out.databases.append(e.path)
+                        out.databases += [
+                            os.path.join(folder, e.name + s)
+                            for s in _DB_COMPANIONS
+                            if e.name + s in names
+                        ]
+    out.databases = sorted(set(out.databases))
+    return out
+
+
+def database_files(folders: Iterable[str], limit: int = SCAN_LIMIT) -> list[str]:
+    """The database files in ``folders`` (see :func:`survey`)."""
+    return survey(folders, limit).databases
+
+
+def stage(folder: str, skip: Iterable[str], into: str, limit: int = STAGE_LIMIT) -> str:
+    """A copy of ``folder`` under ``into`` that any user may read (a bot of its own user
+    runs it instead of a folder closed to others), without the files in ``skip`` (its
+    databases). Refused above ``limit`` bytes."""
+    skipped = set(skip)
+    dest = os.path.join(into, str(len(os.listdir(into))))
+    total = 0
+
+    def ignore(where: str, names: list[str]) -> set[str]:
+        return {n for n in names if os.path.join(where, n) in skipped}
+
+    def copy(src: str, dst: str) -> None:
+        nonlocal total
+        total += os.path.getsize(src)
+        if total > limit:
+            raise OSError(
+                f"{folder} is not readable by other users, and a process bot runs as a user "
+                f"of its own: it is copied for the bot only up to {limit >> 20} MiB; make it "
+                f"readable (chmod -R o+rX {folder}), or submit the bot as a container "
+                "(arena bot submit)"
+            )
+        shutil.copy2(src, dst)
+
+    shutil.copytree(folder, dest, symlinks=True, ignore=ignore, copy_function=copy)
+    for where, _dirs, files in os.walk(dest):
+        os.chmod(where, 0o755)
+        for name in files:
+            p = os.path.join(where, name)
+            if not os.path.islink(p):
+                os.chmod(p, 0o755 if os.stat(p).st_mode & 0o100 else 0o644)
+    return dest
+
+
+_staged_warned: set[str] = set()
+
+
+def _warn_staged(path: str) -> None:
+    with _warn_lock:
+        if path in _staged_warned:
+            return
+        _staged_warned.add(path)
+    sys.stderr.write(
+        f"warning: {path} is not readable by other users, so it is copied for each start of "
+        "a process bot that runs from it (as a user of its own); make it readable "
+        f"(chmod -R o+rX {path}) to spare the copy\n"
+    )
+    sys.stderr.flush()
 
 
 # ---------------------------------------------------------------------------- a bot's jail
@@ -611,6 +687,7 @@ class Jail:
     pass_fds: tuple[int, ...] = ()
     uid: int | None = None
     scratch_dir: str | None = None  # host directory (HOME, TMPDIR) without bwrap
+    stage_dir: str | None = None  # copies of the bot's folders closed to its own user
     cgroup: Path | None = None
     _info_r: int | None = None  # read end of bwrap's --info-fd
     _info: bytes = b""
@@ -740,8 +817,9 @@ class Jail:
                     threading.Event().wait(0.01)  # the killed processes are being reaped
             else:
                 log.warning("cannot remove cgroup %s", self.cgroup)
-        if self.scratch_dir is not None:
-            shutil.rmtree(self.scratch_dir, ignore_errors=True)
+        for d in (self.scratch_dir, self.stage_dir):
+            if d is not None:
+                shutil.rmtree(d, ignore_errors=True)
         if self._uid_fd is not None:
             os.close(self._uid_fd)
             self._uid_fd = None
@@ -821,17 +899,25 @@ def _bwrap_jail(
     assert box.bwrap is not None
     root = os.geteuid() == 0
     opts = []
-    own = own_paths(argv, j.cwd, j.env.get("PATH", ""))
-    need = needed_paths(argv, j.cwd, j.env.get("PATH", ""), socket_path)
+    path_env = j.env.get("PATH", "")
+    own = own_paths(argv, j.cwd, path_env)
+    need = needed_paths(argv, j.cwd, path_env, socket_path)
     shared = _minimal(os.path.realpath(p) for p in share if os.path.exists(p))
-    if box.own_uid:  # never root: a bot that its own user could not run is refused
-        closed = _closed([*need, *_argv_files(argv, j.cwd, j.env.get("PATH", ""))])
+    found = survey(own)
+    staged: dict[str, str] = {}  # a closed own folder -> the copy the bot sees there
+    if box.own_uid:  # never root: what its own user could not read is copied or refused
+        closed = _closed(p for p in need if p not in own)
         if closed is not None:
             raise OSError(
                 f"{closed} is not readable by other users, and a process bot runs as a user "
                 f"of its own: make it readable (chmod o+rX {closed}), or submit the bot as a "
                 "container (arena bot submit)"
             )
+        if found.closed:
+            j.stage_dir = tempfile.mkdtemp(prefix="arena-stage-")
+            for folder in found.closed:
+                staged[folder] = stage(folder, found.databases, j.stage_dir)
+                _warn_staged(folder)
         j.uid, j._uid_fd = allocate_uid()
         opts += ["--uid", str(j.uid), "--gid", str(j.uid)]
     else:  # the operator's own (non-root) user, in a user namespace of its own
@@ -865,7 +951,7 @@ def _bwrap_jail(
 
     for p, how in [*((p, "--ro-bind") for p in shown), *((p, "--bind") for p in shared)]:
         b += parents(p)
-        b += [how, p, p]
+        b += [how, staged.get(p, p), p]
         made.add(p)
     # the working directory keeps its path (relative paths work), but shows only the
     # bot's own folders (those inside it), never the rest of it
@@ -874,9 +960,11 @@ def _bwrap_jail(
         if j.cwd not in made:
             b += ["--perms", "0755", "--dir", j.cwd]
     visible = [*shown, *shared]
-    hidden = set(database_files(own))
+    hidden = set(found.databases)
     hidden.update(f for f in protected_files() if any(_under(f, p) for p in visible))
     for f in sorted(hidden):
+        if any(_under(f, s) for s in staged):
+            continue  # left out of the copy
         b += ["--ro-bind", "/dev/null", f]
     info_r, info_w = os.pipe()
     os.set_blocking(info_r, False)
