@@ -6,15 +6,18 @@ Chosen once per arena process (:func:`current`, shown by :func:`describe`), best
     bubblewrap (Debian package ``bubblewrap``). Each bot gets its own PID, network, IPC,
     UTS and mount namespaces; the bot's first process (``launch.py``) is PID 1 there, so
     when it ends, the kernel kills everything in the namespace, and ``--die-with-parent``
-    ends the sandbox with the arena. The bot sees the filesystem read-only, with its
-    working directory where the operator ran the arena, a private size-limited ``/tmp``
-    (its ``HOME`` and ``TMPDIR``), fresh ``/proc`` and ``/dev``, and ``/run``, ``/home``,
-    ``/root`` and ``/var/tmp`` replaced by empty directories — except for the paths it
-    needs (the arena's interpreter and source tree, the bot's own files, the arena's Unix
-    socket). The database files this process opened are hidden. No network but the Unix
-    socket. When the arena runs as root, each bot also runs as a user of its own (a uid
+    ends the sandbox with the arena. The bot sees an allow-list, read-only: the system's
+    directories (``SYSTEM_DIRS``), the arena's interpreter and its own packages (the
+    Python SDK), the bot's own folders (those of its program and script arguments), the
+    arena's Unix socket; fresh ``/proc`` and ``/dev`` and a private size-limited ``/tmp``
+    (its ``HOME`` and ``TMPDIR``). Its working directory keeps its path but shows only the
+    bot's own folders inside it. Database files in its folders (SQLite by header, other
+    names of the databases this process opened) are hidden. No network but the Unix
+    socket. A seccomp filter (``arena.runtime.seccomp``) denies the system calls a bot has
+    no use for. When the arena runs as root, each bot runs as a user of its own (a uid
     from a high range, held by a lock while the bot runs), with no capabilities and no new
-    privileges; otherwise as the operator's user inside a user namespace.
+    privileges, never as root (a folder of its own closed to that user is copied for it);
+    otherwise as the operator's user inside a user namespace.
 ``cgroup``
     no usable bubblewrap, but a writable cgroup v2: each bot's processes are put in a
     cgroup of their own that is killed as a whole. No isolation.
@@ -215,9 +218,12 @@ class Sandbox:
                 "read-only directories and a private /tmp, no database files and no network "
                 "but the arena's socket; everything a bot starts ends with it"
             )
-            if self.seccomp:
-                return text + "; a seccomp filter denies ptrace, mount, bpf, keyctl and the like"
-            return text + f"; but {self.seccomp_missing}"
+            text += (
+                "; a seccomp filter denies ptrace, mount, bpf, keyctl and the like"
+                if self.seccomp
+                else f"; but {self.seccomp_missing}"
+            )
+            return text + "\nguarantees:" + "".join(f"\n  - {g}" for g in self.guarantees())
         how = (
             f"a cgroup of its own under {self.cgroup_root}"
             if self.mode == "cgroup"
@@ -543,15 +549,30 @@ _DB_MAGIC = (
 _DB_COMPANIONS = ("-wal", "-shm", "-journal")
 
 
-def _is_database(path: str, size: int) -> bool:
-    if size < 4:
-        return False  # an empty database holds nothing
+_DB_MIN_SIZE = 512  # the smallest page: a database, log or journal with anything in it
+_heads: dict[tuple[int, int, int, int], bool] = {}  # (dev, inode, size, mtime) -> a database?
+_HEADS_KEPT = 200_000
+
+
+def _is_database(path: str, st: os.stat_result) -> bool:
+    """Whether the file at ``path`` is a SQLite database, log or journal (by its header;
+    remembered for an unchanged file, as a bot's folder is searched at each start)."""
+    if st.st_size < _DB_MIN_SIZE:
+        return False
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    known = _heads.get(key)
+    if known is not None:
+        return known
     try:
         with open(path, "rb", buffering=0) as f:
             head = f.read(16)
     except OSError:
         return False  # unreadable to the arena: a bot running as another user fares no better
-    return any(head.startswith(m) for m in _DB_MAGIC)
+    found = any(head.startswith(m) for m in _DB_MAGIC)
+    if len(_heads) >= _HEADS_KEPT:
+        _heads.clear()
+    _heads[key] = found
+    return found
 
 
 @dataclass
@@ -607,7 +628,7 @@ def survey(folders: Iterable[str], limit: int = SCAN_LIMIT) -> Survey:
                     todo.append(e.path)
                 elif stat.S_ISREG(st.st_mode):
                     out.size += st.st_size
-                    if (st.st_dev, st.st_ino) in protected or _is_database(e.path, st.st_size):
+                    if (st.st_dev, st.st_ino) in protected or _is_database(e.path, st):
                         out.databases.append(e.path)
                         out.databases += [
                             os.path.join(folder, e.name + s)

@@ -57,7 +57,9 @@ def reach(found: list[dict[str, Any]]) -> dict[str, Any]:
     return note
 
 
-def test_a_bot_finds_the_database_under_no_other_name(isolated: Sandbox, tmp_path: Path) -> None:
+def test_a_bot_finds_the_database_under_no_other_name(
+    isolated: Sandbox, tmp_path: Path, busy_port: str
+) -> None:
     work = open_dir(tmp_path / "work")
     db = work / "arena.db"
     url = f"sqlite:///{db}"
@@ -80,6 +82,7 @@ def test_a_bot_finds_the_database_under_no_other_name(isolated: Sandbox, tmp_pat
         "BOT_LOG": str(log),
         "REACH_READ": json.dumps(names),
         "REACH_LIST": json.dumps([".", str(work), "other", "/var/lib/docker", "/root", "/home"]),
+        "REACH_CONNECT": busy_port,  # a listener of the host's
     }
     cmd = f"{sys.executable} mybot/reach.py"
     snoop = BotEntry("reach", Command(cmd, cwd=str(work), env=env, share=(str(log),)))
@@ -97,6 +100,7 @@ def test_a_bot_finds_the_database_under_no_other_name(isolated: Sandbox, tmp_pat
         # nothing, but the way to the interpreter (which may be installed in /root)
         assert not lists[name]["ok"] or set(lists[name]["names"]) <= on_the_way(name), lists[name]
     assert found["cwd"] == str(work)  # relative paths still work
+    assert found["connect"]["ok"] is False, found["connect"]  # no network but the arena's socket
     assert_clean(result)
     dispose_all()
 

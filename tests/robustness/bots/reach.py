@@ -5,6 +5,7 @@ plays normally.
   database under other names, /etc/shadow, another bot's files;
 * ``REACH_LIST`` (JSON list of folders): lists each — the arena's working directory,
   /var/lib/docker, /root, /home;
+* ``REACH_CONNECT`` (HOST:PORT): opens a TCP connection there (a listener of the test's);
 * who it is: its uid, gid and groups, the Uid/Gid/CapEff lines of /proc/self/status;
 * ``REACH_SYSCALLS=1``: calls ptrace, unshare, mount, bpf, keyctl, setns, perf_event_open
   and userfaultfd through ctypes and notes each result and errno;
@@ -16,6 +17,7 @@ plays normally.
 import ctypes
 import json
 import os
+import socket
 import time
 
 import hostile
@@ -47,6 +49,15 @@ def listing(path: str) -> dict:
         return {"path": path, "ok": False, "error": e.strerror}
 
 
+def connect(address: str) -> dict:
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=5):
+            return {"address": address, "ok": True}
+    except OSError as e:
+        return {"address": address, "ok": False, "error": str(e)}
+
+
 def status() -> dict:
     with open("/proc/self/status") as f:
         lines = dict(ln.rstrip("\n").split(":\t", 1) for ln in f if ":\t" in ln)
@@ -76,6 +87,8 @@ def attack() -> None:
         "reads": [read(p) for p in json.loads(os.environ.get("REACH_READ", "[]"))],
         "lists": [listing(p) for p in json.loads(os.environ.get("REACH_LIST", "[]"))],
     }
+    if os.environ.get("REACH_CONNECT"):
+        found["connect"] = connect(os.environ["REACH_CONNECT"])
     if os.environ.get("REACH_SYSCALLS") == "1":
         found["syscalls"] = syscalls()
     hostile.note(**found)
