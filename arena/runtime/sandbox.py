@@ -924,6 +924,20 @@ def _bwrap_jail(
     own = own_paths(argv, j.cwd, path_env)
     need = needed_paths(argv, j.cwd, path_env, socket_path)
     shared = _minimal(os.path.realpath(p) for p in share if os.path.exists(p))
+    # an arena working in a system directory (/opt/arena): its folder, and the folders of
+    # its databases, are emptied there; the bot's own folders inside come back
+    homes = [j.cwd, os.path.realpath(os.getcwd())]
+    homes += [os.path.dirname(f) for f in protected_files()]
+    emptied = _minimal(d for d in homes if _system(d) and d not in SYSTEM_DIRS)
+    runtime = runtime_paths()
+    inside = [
+        d
+        for d in _argv_paths(argv, j.cwd, path_env)
+        if any(_under(d, e) for e in emptied) and not any(_under(d, r) for r in runtime)
+    ]
+    if inside:
+        own = _minimal([*own, *inside])
+        need += inside
     found = survey(own)
     staged: dict[str, str] = {}  # a closed own folder -> the copy the bot sees there
     if box.own_uid:  # never root: what its own user could not read is copied or refused
@@ -951,7 +965,9 @@ def _bwrap_jail(
     if socket_path is not None:
         b.append("--unshare-net")  # the Unix socket is all the bot needs
     b += _system_view(scratch)
-    shown = _minimal(p for p in need if not _system(p))
+    for d in emptied:
+        b += ["--perms", "0755", "--size", scratch, "--tmpfs", d]
+    shown = _minimal(p for p in need if not _system(p) or any(_under(p, e) for e in emptied))
     # the private area is /tmp, unless the bot's own files are that very folder
     tmp = "/dev/shm" if SANDBOX_TMP in [*shown, *shared] else SANDBOX_TMP
     home = f"{tmp}/home"
@@ -982,7 +998,11 @@ def _bwrap_jail(
             b += ["--perms", "0755", "--dir", j.cwd]
     visible = [*shown, *shared]
     hidden = set(found.databases)
-    hidden.update(f for f in protected_files() if any(_under(f, p) for p in visible))
+    for f in protected_files():
+        if any(_under(f, p) for p in visible) or (
+            _system(f) and not any(_under(f, d) for d in emptied)
+        ):
+            hidden.add(f)
     for f in sorted(hidden):
         if any(_under(f, s) for s in staged):
             continue  # left out of the copy
@@ -996,5 +1016,6 @@ def _bwrap_jail(
         if filter_fd is not None:
             j.pass_fds += (filter_fd,)
             b += ["--seccomp", str(filter_fd)]
+    b += ["--remount-ro", "/"]  # the folders made above are not a place to write either
     b += ["--chdir", j.cwd, "--as-pid-1", "--info-fd", str(info_w), "--"]
     j.argv = [*b, *launcher, *opts, "--", *argv]

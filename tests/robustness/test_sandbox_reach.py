@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +58,26 @@ def reach(found: list[dict[str, Any]]) -> dict[str, Any]:
     return note
 
 
+@pytest.fixture(params=["tmp", "opt"])
+def arena_home(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path]:
+    """The arena's working directory: in a temporary folder, or in /opt, a system
+    directory every bot sees (minus the arena's folder)."""
+    if request.param == "tmp":
+        yield open_dir(tmp_path / "work")
+        return
+    if not os.access("/opt", os.W_OK):
+        pytest.skip("needs to write to /opt (root)")
+    base = open_dir(Path("/opt") / f"flip7-arena-test-{marker()}")
+    try:
+        yield open_dir(base / "work")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def test_a_bot_finds_the_database_under_no_other_name(
-    isolated: Sandbox, tmp_path: Path, busy_port: str
+    isolated: Sandbox, tmp_path: Path, busy_port: str, arena_home: Path
 ) -> None:
-    work = open_dir(tmp_path / "work")
+    work = arena_home
     db = work / "arena.db"
     url = f"sqlite:///{db}"
     entries = [EntrySpec(p, Policy(p)) for p in ("ev", "random")]
