@@ -17,6 +17,7 @@ import os
 import platform
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -166,11 +167,16 @@ def test_a_bot_in_a_folder_closed_to_others_never_runs_as_root(
     folder = copy_bot(tmp_path / "closed", "reach.py")
     (folder / "notes.txt").write_text("mine")
     (folder / "notes.txt").chmod(0o600)
+    with sqlite3.connect(folder / "backup.db") as con:  # a database is left out of its copy
+        con.execute("CREATE TABLE secret (key TEXT)")
+        con.execute("INSERT INTO secret VALUES ('deal key')")
+    con.close()
     folder.chmod(0o700)
     log, hold = shared_file(tmp_path / "reach.jsonl"), shared_file(tmp_path / "hold")
     mark = marker()
     script = folder / "reach.py"
-    env = {"BOT_LOG": str(log), "REACH_HOLD": str(hold), "REACH_READ": '["/etc/shadow"]'}
+    reads = json.dumps(["/etc/shadow", str(folder / "backup.db"), str(folder / "notes.txt")])
+    env = {"BOT_LOG": str(log), "REACH_HOLD": str(hold), "REACH_READ": reads}
     entry = BotEntry(
         "reach", Command(f"{sys.executable} {script} {mark}", env=env, share=(str(log), str(hold)))
     )
@@ -189,7 +195,9 @@ def test_a_bot_in_a_folder_closed_to_others_never_runs_as_root(
     assert int(outside["CapEff"], 16) == 0 and outside["Groups"].strip() == ""
     found = reach(notes(log))
     assert 0 not in found["uid"] and found["groups"] in ([], [found["uid"][2]])
-    assert not found["reads"][0]["ok"], found["reads"]  # /etc/shadow
+    shadow, database, own = found["reads"]
+    assert not shadow["ok"] and not database["ok"], found["reads"]
+    assert own["head"] == b"mine".hex()  # its own file, although closed to others
     (result,) = outcome
     assert_clean(result)
 
