@@ -202,7 +202,7 @@ class Sandbox:
                 "other system calls a bot has no use for"
             )
         else:
-            out.append(f"NO seccomp filter: {self.seccomp_missing}")
+            out.append(self.seccomp_missing.replace("no seccomp", "NO seccomp", 1))
         return out
 
     def describe(self) -> str:
@@ -242,7 +242,8 @@ class Sandbox:
             "seccomp": self.seccomp,
             "bwrap": self.bwrap,
             "cgroup_root": str(self.cgroup_root) if self.cgroup_root else None,
-            "missing": "; ".join(w for w in (self.missing, self.seccomp_missing) if w),
+            "missing": self.missing,
+            "seccomp_missing": self.seccomp_missing,
             "guarantees": self.guarantees(),
             "description": self.describe(),
         }
@@ -637,11 +638,6 @@ def survey(folders: Iterable[str], limit: int = SCAN_LIMIT) -> Survey:
                         ]
     out.databases = sorted(set(out.databases))
     return out
-
-
-def database_files(folders: Iterable[str], limit: int = SCAN_LIMIT) -> list[str]:
-    """The database files in ``folders`` (see :func:`survey`)."""
-    return survey(folders, limit).databases
 
 
 def stage(folder: str, skip: Iterable[str], into: str, limit: int = STAGE_LIMIT) -> str:

@@ -249,3 +249,23 @@ def test_a_bot_folder_too_large_to_search_is_refused(isolated: Sandbox, tmp_path
         (folder / f"f{i}").touch()
     with pytest.raises(OSError, match="too many to search for database files"):
         sandbox.jail([sys.executable, str(folder / "bot.py")], cwd=str(tmp_path), env={})
+
+
+def test_without_a_seccomp_filter_the_arena_says_so(
+    isolated: Sandbox, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the filter cannot be made (libseccomp missing), the sandbox still works, and
+    ``arena sandbox`` and the warning say there is no filter, not silently."""
+    from arena.runtime import seccomp
+
+    monkeypatch.setattr(seccomp, "program", lambda: (None, "no seccomp filter: no libseccomp"))
+    box = sandbox.detect("bwrap")
+    assert box.mode == "bwrap" and box.seccomp is False
+    assert "NO seccomp filter: no libseccomp" in box.as_dict()["guarantees"]  # type: ignore[operator]
+    assert "but no seccomp filter" in box.describe()
+    monkeypatch.setattr(sandbox, "current", lambda: box)
+    monkeypatch.setattr(sandbox, "_warned", False)
+    sandbox.warn_once()
+    sandbox.warn_once()
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("warning: process bots are sandboxed with no seccomp filter")
