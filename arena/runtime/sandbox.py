@@ -586,11 +586,13 @@ class Survey:
     entries: int = 0
 
 
-def survey(folders: Iterable[str], limit: int = SCAN_LIMIT) -> Survey:
-    """Search ``folders`` (and below) for database files — SQLite files, their logs and
-    companions (by their header or name), and every other name (a hard link) of a file
-    :func:`protect` was given — and for entries other users cannot read. More than
-    ``limit`` entries in all is refused: a bot's own folders are searched at each start."""
+def survey(folders: Iterable[str], limit: int = SCAN_LIMIT, skip: Iterable[str] = ()) -> Survey:
+    """Search ``folders`` (and below, but for the folders in ``skip``) for database files
+    — SQLite files, their logs and companions (by their header or name), and every other
+    name (a hard link) of a file :func:`protect` was given — and for entries other users
+    cannot read. More than ``limit`` entries in all is refused: a bot's own folders are
+    searched at each start."""
+    skipped = set(skip)
     protected = set()
     for f in protected_files():
         with contextlib.suppress(OSError):
@@ -626,7 +628,8 @@ def survey(folders: Iterable[str], limit: int = SCAN_LIMIT) -> Survey:
                 if st.st_mode & want != want and top not in out.closed:
                     out.closed.append(top)
                 if stat.S_ISDIR(st.st_mode):
-                    todo.append(e.path)
+                    if e.path not in skipped:
+                        todo.append(e.path)
                 elif stat.S_ISREG(st.st_mode):
                     out.size += st.st_size
                     if (st.st_dev, st.st_ino) in protected or _is_database(e.path, st):
@@ -934,7 +937,7 @@ def _bwrap_jail(
     if inside:
         own = _minimal([*own, *inside])
         need += inside
-    found = survey(own)
+    found = survey(own, skip=runtime)  # the interpreter (a venv in the folder) is the arena's
     staged: dict[str, str] = {}  # a closed own folder -> the copy the bot sees there
     if box.own_uid:  # never root: what its own user could not read is copied or refused
         closed = _closed(p for p in need if p not in own)
