@@ -6,15 +6,18 @@ Chosen once per arena process (:func:`current`, shown by :func:`describe`), best
     bubblewrap (Debian package ``bubblewrap``). Each bot gets its own PID, network, IPC,
     UTS and mount namespaces; the bot's first process (``launch.py``) is PID 1 there, so
     when it ends, the kernel kills everything in the namespace, and ``--die-with-parent``
-    ends the sandbox with the arena. The bot sees the filesystem read-only, with its
-    working directory where the operator ran the arena, a private size-limited ``/tmp``
-    (its ``HOME`` and ``TMPDIR``), fresh ``/proc`` and ``/dev``, and ``/run``, ``/home``,
-    ``/root`` and ``/var/tmp`` replaced by empty directories — except for the paths it
-    needs (the arena's interpreter and source tree, the bot's own files, the arena's Unix
-    socket). The database files this process opened are hidden. No network but the Unix
-    socket. When the arena runs as root, each bot also runs as a user of its own (a uid
+    ends the sandbox with the arena. The bot sees an allow-list, read-only: the system's
+    directories (``SYSTEM_DIRS``), the arena's interpreter and its own packages (the
+    Python SDK), the bot's own folders (those of its program and script arguments), the
+    arena's Unix socket; fresh ``/proc`` and ``/dev`` and a private size-limited ``/tmp``
+    (its ``HOME`` and ``TMPDIR``). Its working directory keeps its path but shows only the
+    bot's own folders inside it. Database files in its folders (SQLite by header, other
+    names of the databases this process opened) are hidden. No network but the Unix
+    socket. A seccomp filter (``arena.runtime.seccomp``) denies the system calls a bot has
+    no use for. When the arena runs as root, each bot runs as a user of its own (a uid
     from a high range, held by a lock while the bot runs), with no capabilities and no new
-    privileges; otherwise as the operator's user inside a user namespace.
+    privileges, never as root (a folder of its own closed to that user is copied for it);
+    otherwise as the operator's user inside a user namespace.
 ``cgroup``
     no usable bubblewrap, but a writable cgroup v2: each bot's processes are put in a
     cgroup of their own that is killed as a whole. No isolation.
@@ -41,6 +44,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -51,7 +55,7 @@ from pathlib import Path
 
 from arena import descriptors
 from arena.errors import ArenaError
-from arena.runtime import launch
+from arena.runtime import launch, seccomp
 from arena.runtime.base import read_ready
 
 log = logging.getLogger("arena.runtime.sandbox")
@@ -62,9 +66,11 @@ PROJECT_ROOT = LAUNCHER.parents[2]  # the source tree (the SDK's editable instal
 UID_BASE = 1_800_000_000  # bots of a root arena run as UID_BASE + n (and that gid)
 UID_COUNT = 100_000
 SANDBOX_TMP = "/tmp"  # the private area (its HOME is home/ in it)
-# replaced by empty directories in the sandbox (the operator's files, other users' sockets)
-HIDDEN_DIRS = ("/tmp", "/var/tmp", "/run", "/home", "/root", "/mnt", "/media")
-SCRATCH_DIRS = ("/tmp", "/var/tmp")  # writable, size-limited
+# what every bot sees of the machine, read-only (where present; symbolic links as such)
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+PACKAGES = ("arena", "engine")  # the arena's own packages (the Python SDK imports them)
+SCAN_LIMIT = 20_000  # files and folders searched for databases in a bot's own folders
+STAGE_LIMIT = 256 << 20  # bytes of a closed folder copied for a bot of its own user
 
 _SIZE_RE = re.compile(r"^(\d+(?:\.\d+)?)([kmg]?)b?$", re.IGNORECASE)
 _SIZE_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
@@ -162,6 +168,42 @@ class Sandbox:
     bwrap: str | None = None
     cgroup_root: Path | None = None  # where the bots' cgroups are made (cgroup mode)
     missing: str = ""  # why a better mode is not available
+    seccomp: bool = False  # a seccomp filter denies the dangerous system calls (bwrap)
+    seccomp_missing: str = ""  # why there is none, under bubblewrap
+
+    def guarantees(self) -> list[str]:
+        """What holds for every process bot on this machine, one sentence each."""
+        if self.mode != "bwrap":
+            return ["everything a process bot starts ends with it"]
+        out = [
+            "everything a process bot starts ends with it (its own PID namespace)",
+            "it sees no other process and has no network but the arena's socket",
+            "it sees its own folder (read-only), the system's read-only directories "
+            f"({', '.join(d for d in SYSTEM_DIRS if os.path.lexists(d))}), the interpreter "
+            "and the arena's packages, and a private /tmp: never the arena's working "
+            "directory, /home, /root or /var",
+            "no SQLite database file (found by its header, and every other name of a "
+            "database the arena opened) is visible in its folder",
+        ]
+        if self.own_uid:
+            out.append(
+                "it never runs as root: each bot is a user of its own, without capabilities "
+                "or supplementary groups, and may not gain privileges"
+            )
+        else:
+            out.append(
+                "it runs as your (non-root) user in a user namespace of its own, without "
+                "capabilities, and may not make further user namespaces"
+            )
+        if self.seccomp:
+            out.append(
+                "a seccomp filter denies ptrace, mount, unshare/setns and new namespaces, "
+                "bpf, perf_event_open, the kernel keyring, kexec and modules, io_uring and "
+                "other system calls a bot has no use for"
+            )
+        else:
+            out.append(self.seccomp_missing.replace("no seccomp", "NO seccomp", 1))
+        return out
 
     def describe(self) -> str:
         if self.mode == "bwrap":
@@ -170,12 +212,18 @@ class Sandbox:
                 if self.own_uid
                 else "as your user in a user namespace of its own"
             )
-            return (
+            text = (
                 f"bubblewrap ({self.bwrap}): process bots run {who}, in their own PID, "
-                "network and mount namespaces, with a read-only view of the filesystem, a "
-                "private /tmp, no database files and no network but the arena's socket; "
-                "everything a bot starts ends with it"
+                "network and mount namespaces, seeing only their own folder, the system's "
+                "read-only directories and a private /tmp, no database files and no network "
+                "but the arena's socket; everything a bot starts ends with it"
             )
+            text += (
+                "; a seccomp filter denies ptrace, mount, bpf, keyctl and the like"
+                if self.seccomp
+                else f"; but {self.seccomp_missing}"
+            )
+            return text + "\nguarantees:" + "".join(f"\n  - {g}" for g in self.guarantees())
         how = (
             f"a cgroup of its own under {self.cgroup_root}"
             if self.mode == "cgroup"
@@ -191,9 +239,12 @@ class Sandbox:
             "mode": self.mode,
             "isolated": self.isolated,
             "own_uid": self.own_uid,
+            "seccomp": self.seccomp,
             "bwrap": self.bwrap,
             "cgroup_root": str(self.cgroup_root) if self.cgroup_root else None,
             "missing": self.missing,
+            "seccomp_missing": self.seccomp_missing,
+            "guarantees": self.guarantees(),
             "description": self.describe(),
         }
 
@@ -206,6 +257,23 @@ def _bwrap_base(bwrap: str, root: bool) -> list[str]:
     return argv
 
 
+def _run_probe(argv: list[str], pass_fds: tuple[int, ...] = ()) -> str:
+    """'' if the bwrap command line works here, else why not."""
+    try:
+        r = subprocess.run(
+            argv, capture_output=True, text=True, timeout=20, check=False, pass_fds=pass_fds
+        )
+    except OSError as e:
+        if descriptors.is_exhaustion(e):
+            raise  # the arena's own shortage says nothing about bubblewrap: decide later
+        return str(e)
+    except subprocess.TimeoutExpired as e:
+        return str(e)
+    if r.returncode != 0:
+        return (r.stderr.strip().splitlines() or [f"exit code {r.returncode}"])[-1]
+    return ""
+
+
 def _probe_bwrap() -> tuple[str | None, str]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
@@ -213,18 +281,26 @@ def _probe_bwrap() -> tuple[str | None, str]:
     root = os.geteuid() == 0
     argv = [*_bwrap_base(bwrap, root), "--unshare-net", "--ro-bind", "/", "/"]
     argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--", "true"]
-    try:
-        r = subprocess.run(argv, capture_output=True, text=True, timeout=20, check=False)
-    except OSError as e:
-        if descriptors.is_exhaustion(e):
-            raise  # the arena's own shortage says nothing about bubblewrap: decide later
-        return None, f"bubblewrap does not work here: {e}"
-    except subprocess.TimeoutExpired as e:
-        return None, f"bubblewrap does not work here: {e}"
-    if r.returncode != 0:
-        why = (r.stderr.strip().splitlines() or [f"exit code {r.returncode}"])[-1]
+    why = _run_probe(argv)
+    if why:
         return None, f"bubblewrap does not work here ({why})"
     return bwrap, ""
+
+
+def _probe_seccomp(bwrap: str) -> str:
+    """'' if bubblewrap installs the seccomp filter here, else why there is none."""
+    _, why = seccomp.program()
+    if why:
+        return why
+    fd = seccomp.program_fd()
+    assert fd is not None
+    try:
+        argv = [*_bwrap_base(bwrap, os.geteuid() == 0), "--ro-bind", "/", "/"]
+        argv += ["--seccomp", str(fd), "--", "true"]
+        why = _run_probe(argv, (fd,))
+    finally:
+        os.close(fd)
+    return f"no seccomp filter: bubblewrap cannot install it ({why})" if why else ""
 
 
 def _cgroup2_root() -> tuple[Path | None, str]:
@@ -265,7 +341,10 @@ def detect(forced: str | None = None) -> Sandbox:
     if forced in (None, "bwrap"):
         bwrap, why = _probe_bwrap()
         if bwrap is not None:
-            return Sandbox("bwrap", True, root, bwrap=bwrap)
+            no_filter = _probe_seccomp(bwrap)
+            return Sandbox(
+                "bwrap", True, root, bwrap=bwrap, seccomp=not no_filter, seccomp_missing=no_filter
+            )
         if forced == "bwrap":
             raise ArenaError(f"ARENA_SANDBOX=bwrap, but {why}")
         missing.append(why)
@@ -297,13 +376,21 @@ _warn_lock = threading.Lock()
 
 
 def warn_once() -> None:
-    """Say once per process, on stderr, that process bots are not isolated (if so)."""
+    """Say once per process, on stderr, that process bots are not isolated, or are
+    isolated without a seccomp filter (if so)."""
     global _warned
     box = current()
     with _warn_lock:
-        if box.isolated or _warned:
+        if (box.isolated and box.seccomp) or _warned:
             return
         _warned = True
+    if box.isolated:
+        sys.stderr.write(
+            f"warning: process bots are sandboxed with {box.seccomp_missing} (every system "
+            "call is open to them); install libseccomp2 and the arena's dependencies\n"
+        )
+        sys.stderr.flush()
+        return
     sys.stderr.write(
         "warning: process bots run as trusted code with your rights "
         f"({box.missing}); run untrusted bots as containers (arena bot submit)\n"
@@ -369,21 +456,13 @@ def _minimal(paths: Iterable[str]) -> list[str]:
     return out
 
 
-def _closed_ancestor(path: str) -> str | None:
-    """The topmost directory above ``path`` that other users cannot pass through."""
-    parts = Path(path).parts
-    for i in range(2, len(parts)):
-        d = str(Path(*parts[:i]))
-        try:
-            if not os.stat(d).st_mode & 0o001:
-                return d
-        except OSError:
-            return None
-    return None
+def _system(path: str) -> bool:
+    """Whether ``path`` is in a system directory every bot sees anyway."""
+    return any(_under(path, d) for d in SYSTEM_DIRS)
 
 
-def _argv_paths(argv: Sequence[str], cwd: str, path_env: str) -> list[str]:
-    """The directories a command's own files are in (its program, its script arguments)."""
+def _argv_files(argv: Sequence[str], cwd: str, path_env: str) -> list[str]:
+    """The command's own files (its program, its script arguments), as real paths."""
     out = []
     candidates = list(argv)
     exe = shutil.which(argv[0], path=path_env) if "/" not in argv[0] else None
@@ -393,9 +472,15 @@ def _argv_paths(argv: Sequence[str], cwd: str, path_env: str) -> list[str]:
         if not arg or arg.startswith("-"):
             continue
         p = os.path.join(cwd, arg)
-        if not os.path.exists(p):
-            continue
-        real = os.path.realpath(p)
+        if os.path.exists(p):
+            out.append(os.path.realpath(p))
+    return out
+
+
+def _argv_paths(argv: Sequence[str], cwd: str, path_env: str) -> list[str]:
+    """The directories a command's own files are in (its program, its script arguments)."""
+    out = []
+    for real in _argv_files(argv, cwd, path_env):
         d = real if os.path.isdir(real) else os.path.dirname(real)
         if os.path.basename(d) == "bin":  # a venv's or a prefix's interpreter: its prefix
             d = os.path.dirname(d)
@@ -403,18 +488,42 @@ def _argv_paths(argv: Sequence[str], cwd: str, path_env: str) -> list[str]:
     return out
 
 
+def runtime_paths() -> list[str]:
+    """What every process bot sees besides the system directories: this interpreter (its
+    prefixes: a Python bot runs with it) and the arena's own packages (the Python SDK) —
+    not the folder they are in, which is often the arena's working directory."""
+    paths = [sys.prefix, sys.base_prefix, sys.exec_prefix]
+    paths.append(os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))))
+    paths += [str(PROJECT_ROOT / pkg) for pkg in PACKAGES]
+    return [os.path.realpath(p) for p in paths if os.path.exists(p)]
+
+
+def own_paths(argv: Sequence[str], cwd: str, path_env: str) -> list[str]:
+    """The bot's own folders: where its program and its script arguments are, less what
+    it sees anyway (the system directories, the interpreter, the arena's packages)."""
+    runtime = runtime_paths()
+    out = []
+    for d in _argv_paths(argv, cwd, path_env):
+        if _system(d) or any(_under(d, r) for r in runtime):
+            continue
+        if d.count("/") < 2 or d == "/":
+            raise OSError(
+                f"{d} would be the bot's own folder, and a top-level folder is never shown "
+                "to a bot: put the bot's files in a folder of their own"
+            )
+        out.append(d)
+    return _minimal(out)
+
+
 def needed_paths(
     argv: Sequence[str], cwd: str, path_env: str, socket_path: str | None
 ) -> list[str]:
-    """What a bot must see: its working directory, the arena's interpreter and source tree
-    (the SDK), the command's own files, the arena's socket."""
-    paths = [cwd, str(PROJECT_ROOT), sys.prefix, sys.base_prefix, sys.exec_prefix]
-    paths.append(os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))))
-    paths += [p for p in sys.path if p and os.path.isdir(p)]
-    paths += _argv_paths(argv, cwd, path_env)
-    if socket_path:
-        paths.append(socket_path)  # the socket itself: its directory may be closed to others
-    return [os.path.realpath(p) for p in paths if os.path.exists(p)]
+    """Everything a bot is shown beside the system directories: the interpreter, the
+    arena's packages, its own folders and the arena's socket."""
+    paths = runtime_paths() + own_paths(argv, cwd, path_env)
+    if socket_path and os.path.exists(socket_path):
+        paths.append(os.path.realpath(socket_path))  # the socket itself, not its folder
+    return paths
 
 
 def _open_to_others(path: str) -> bool:
@@ -427,18 +536,158 @@ def _open_to_others(path: str) -> bool:
     return st.st_mode & want == want
 
 
-_closed_warned: set[str] = set()
+def _closed(paths: Iterable[str]) -> str | None:
+    """The first of ``paths`` that a user of its own could not read."""
+    return next((p for p in paths if not _open_to_others(p)), None)
 
 
-def _warn_closed(path: str) -> None:
+_DB_MAGIC = (
+    b"SQLite format 3\x00",  # a database
+    b"\x37\x7f\x06\x82",  # its write-ahead log
+    b"\x37\x7f\x06\x83",
+    b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7",  # its rollback journal
+)
+_DB_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+_DB_MIN_SIZE = 512  # the smallest page: a database, log or journal with anything in it
+_heads: dict[tuple[int, int, int, int], bool] = {}  # (dev, inode, size, mtime) -> a database?
+_HEADS_KEPT = 200_000
+
+
+def _is_database(path: str, st: os.stat_result) -> bool:
+    """Whether the file at ``path`` is a SQLite database, log or journal (by its header;
+    remembered for an unchanged file, as a bot's folder is searched at each start)."""
+    if st.st_size < _DB_MIN_SIZE:
+        return False
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    known = _heads.get(key)
+    if known is not None:
+        return known
+    try:
+        with open(path, "rb", buffering=0) as f:
+            head = f.read(16)
+    except OSError:
+        return False  # unreadable to the arena: a bot running as another user fares no better
+    found = any(head.startswith(m) for m in _DB_MAGIC)
+    if len(_heads) >= _HEADS_KEPT:
+        _heads.clear()
+    _heads[key] = found
+    return found
+
+
+@dataclass
+class Survey:
+    """What a search of a bot's own folders found."""
+
+    databases: list[str] = field(default_factory=list)  # to hide
+    closed: list[str] = field(default_factory=list)  # folders with entries others cannot read
+    size: int = 0  # bytes of regular files in all
+    entries: int = 0
+
+
+def survey(folders: Iterable[str], limit: int = SCAN_LIMIT, skip: Iterable[str] = ()) -> Survey:
+    """Search ``folders`` (and below, but for the folders in ``skip``) for database files
+    — SQLite files, their logs and companions (by their header or name), and every other
+    name (a hard link) of a file :func:`protect` was given — and for entries other users
+    cannot read. More than ``limit`` entries in all is refused: a bot's own folders are
+    searched at each start."""
+    skipped = set(skip)
+    protected = set()
+    for f in protected_files():
+        with contextlib.suppress(OSError):
+            st = os.stat(f)
+            protected.add((st.st_dev, st.st_ino))
+    out = Survey()
+    for top in folders:
+        if not _open_to_others(top):
+            out.closed.append(top)
+        todo = [top]
+        while todo:
+            folder = todo.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            out.entries += len(entries)
+            if out.entries > limit:
+                raise OSError(
+                    f"the bot's folders hold more than {limit:,} files and folders, too many "
+                    f"to search for database files at each start ({folder}): give the bot a "
+                    "folder with only its own files"
+                )
+            names = {e.name for e in entries}
+            for e in entries:
+                try:
+                    st = e.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISLNK(st.st_mode):
+                    continue
+                want = 0o005 if stat.S_ISDIR(st.st_mode) else 0o004
+                if st.st_mode & want != want and top not in out.closed:
+                    out.closed.append(top)
+                if stat.S_ISDIR(st.st_mode):
+                    if e.path not in skipped:
+                        todo.append(e.path)
+                elif stat.S_ISREG(st.st_mode):
+                    out.size += st.st_size
+                    if (st.st_dev, st.st_ino) in protected or _is_database(e.path, st):
+                        out.databases.append(e.path)
+                        out.databases += [
+                            os.path.join(folder, e.name + s)
+                            for s in _DB_COMPANIONS
+                            if e.name + s in names
+                        ]
+    out.databases = sorted(set(out.databases))
+    return out
+
+
+def stage(folder: str, skip: Iterable[str], into: str, limit: int = STAGE_LIMIT) -> str:
+    """A copy of ``folder`` under ``into`` that any user may read (a bot of its own user
+    runs it instead of a folder closed to others), without the files in ``skip`` (its
+    databases). Refused above ``limit`` bytes."""
+    skipped = set(skip)
+    dest = os.path.join(into, str(len(os.listdir(into))))
+    total = 0
+
+    def ignore(where: str, names: list[str]) -> set[str]:
+        return {n for n in names if os.path.join(where, n) in skipped}
+
+    def copy(src: str, dst: str) -> None:
+        nonlocal total
+        total += os.path.getsize(src)
+        if total > limit:
+            raise OSError(
+                f"{folder} is not readable by other users, and a process bot runs as a user "
+                f"of its own: it is copied for the bot only up to {limit >> 20} MiB; make it "
+                f"readable (chmod -R o+rX {folder}), or submit the bot as a container "
+                "(arena bot submit)"
+            )
+        shutil.copy2(src, dst)
+
+    shutil.copytree(folder, dest, symlinks=True, ignore=ignore, copy_function=copy)
+    for where, _dirs, files in os.walk(dest):
+        os.chmod(where, 0o755)
+        for name in files:
+            p = os.path.join(where, name)
+            if not os.path.islink(p):
+                os.chmod(p, 0o755 if os.stat(p).st_mode & 0o100 else 0o644)
+    return dest
+
+
+_staged_warned: set[str] = set()
+
+
+def _warn_staged(path: str) -> None:
     with _warn_lock:
-        if path in _closed_warned:
+        if path in _staged_warned:
             return
-        _closed_warned.add(path)
+        _staged_warned.add(path)
     sys.stderr.write(
-        f"warning: {path} is not readable by other users, so a process bot that needs it runs "
-        "as root (in its sandbox, without capabilities) instead of as a user of its own; "
-        f"make it readable (chmod o+rX) to isolate the bot fully\n"
+        f"warning: {path} is not readable by other users, so it is copied for each start of "
+        "a process bot that runs from it (as a user of its own); make it readable "
+        f"(chmod -R o+rX {path}) to spare the copy\n"
     )
     sys.stderr.flush()
 
@@ -458,6 +707,7 @@ class Jail:
     pass_fds: tuple[int, ...] = ()
     uid: int | None = None
     scratch_dir: str | None = None  # host directory (HOME, TMPDIR) without bwrap
+    stage_dir: str | None = None  # copies of the bot's folders closed to its own user
     cgroup: Path | None = None
     _info_r: int | None = None  # read end of bwrap's --info-fd
     _info: bytes = b""
@@ -587,8 +837,9 @@ class Jail:
                     threading.Event().wait(0.01)  # the killed processes are being reaped
             else:
                 log.warning("cannot remove cgroup %s", self.cgroup)
-        if self.scratch_dir is not None:
-            shutil.rmtree(self.scratch_dir, ignore_errors=True)
+        for d in (self.scratch_dir, self.stage_dir):
+            if d is not None:
+                shutil.rmtree(d, ignore_errors=True)
         if self._uid_fd is not None:
             os.close(self._uid_fd)
             self._uid_fd = None
@@ -640,6 +891,22 @@ def _plain_jail(j: Jail, argv: Sequence[str], launcher: list[str], limits: Proce
     j.argv = [*launcher, *opts, "--", *argv]
 
 
+def _system_view(scratch: str) -> list[str]:
+    """bwrap options for what every bot sees of the machine: the system's read-only
+    directories, fresh /proc and /dev, and a private, size-limited /tmp."""
+    b: list[str] = []
+    for d in SYSTEM_DIRS:
+        if os.path.islink(d):  # /bin -> usr/bin on a merged /usr
+            b += ["--symlink", os.readlink(d), d]
+        elif os.path.isdir(d):
+            b += ["--ro-bind", d, d]
+    b += ["--proc", "/proc", "--dev", "/dev"]
+    b += ["--perms", "1777", "--size", scratch, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    b += ["--perms", "1777", "--size", scratch, "--tmpfs", SANDBOX_TMP]
+    b += ["--dir", "/var", "--symlink", "../tmp", "/var/tmp"]
+    return b
+
+
 def _bwrap_jail(
     j: Jail,
     argv: Sequence[str],
@@ -652,64 +919,102 @@ def _bwrap_jail(
     assert box.bwrap is not None
     root = os.geteuid() == 0
     opts = []
-    need = needed_paths(argv, j.cwd, j.env.get("PATH", ""), socket_path)
-    shared = [os.path.realpath(p) for p in share if os.path.exists(p)]
-    own_uid = box.own_uid
-    if own_uid:
-        closed = [p for p in need if not _open_to_others(p)]
-        if closed:  # its own user could not read its files: it runs as root, without capabilities
-            own_uid = False
-            _warn_closed(closed[0])
-    if own_uid:
+    path_env = j.env.get("PATH", "")
+    own = own_paths(argv, j.cwd, path_env)
+    need = needed_paths(argv, j.cwd, path_env, socket_path)
+    shared = _minimal(os.path.realpath(p) for p in share if os.path.exists(p))
+    # an arena working in a system directory (/opt/arena): its folder, and the folders of
+    # its databases, are emptied there; the bot's own folders inside come back
+    homes = [j.cwd, os.path.realpath(os.getcwd())]
+    homes += [os.path.dirname(f) for f in protected_files()]
+    emptied = _minimal(d for d in homes if _system(d) and d not in SYSTEM_DIRS)
+    runtime = runtime_paths()
+    inside = [
+        d
+        for d in _argv_paths(argv, j.cwd, path_env)
+        if any(_under(d, e) for e in emptied) and not any(_under(d, r) for r in runtime)
+    ]
+    if inside:
+        own = _minimal([*own, *inside])
+        need += inside
+    found = survey(own, skip=runtime)  # the interpreter (a venv in the folder) is the arena's
+    staged: dict[str, str] = {}  # a closed own folder -> the copy the bot sees there
+    if box.own_uid:  # never root: what its own user could not read is copied or refused
+        closed = _closed(p for p in need if p not in own)
+        if closed is not None:
+            raise OSError(
+                f"{closed} is not readable by other users, and a process bot runs as a user "
+                f"of its own: make it readable (chmod o+rX {closed}), or submit the bot as a "
+                "container (arena bot submit)"
+            )
+        if found.closed:
+            j.stage_dir = tempfile.mkdtemp(prefix="arena-stage-")
+            for folder in found.closed:
+                staged[folder] = stage(folder, found.databases, j.stage_dir)
+                _warn_staged(folder)
         j.uid, j._uid_fd = allocate_uid()
         opts += ["--uid", str(j.uid), "--gid", str(j.uid)]
-    else:
+    else:  # the operator's own (non-root) user, in a user namespace of its own
         opts += ["--drop-caps"]
-    for name, value in limits.rlimits(own_uid=own_uid).items():
+    for name, value in limits.rlimits(own_uid=box.own_uid).items():
         opts += ["--rlimit", f"{name}={value}"]
     scratch = str(parse_size(limits.scratch))
-    overlays = [d for d in HIDDEN_DIRS if os.path.isdir(d) and not os.path.islink(d)]
-    if own_uid:  # directories the bot's user could not pass through: show only what it needs
-        overlays += [a for p in need + shared if (a := _closed_ancestor(p)) is not None]
-    overlays = _minimal(overlays)
 
     b = _bwrap_base(box.bwrap, root)
     if socket_path is not None:
         b.append("--unshare-net")  # the Unix socket is all the bot needs
-    b += ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
-    b += ["--perms", "1777", "--size", scratch, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
-    for d in overlays:
-        if d in SCRATCH_DIRS:
-            b += ["--perms", "1777", "--size", scratch, "--tmpfs", d]
-        else:
-            b += ["--perms", "0755", "--tmpfs", d]
-    shown = _minimal(p for p in need if any(_under(p, d) for d in overlays))
-    # the private area: /tmp, unless the bot must see the real one (it works there)
-    tmp = next(
-        (d for d in (SANDBOX_TMP, *SCRATCH_DIRS) if d in overlays and d not in [*shown, *shared]),
-        "/dev/shm",
-    )
+    b += _system_view(scratch)
+    for d in emptied:
+        b += ["--perms", "0755", "--size", scratch, "--tmpfs", d]
+    shown = _minimal(p for p in need if not _system(p) or any(_under(p, e) for e in emptied))
+    # the private area is /tmp, unless the bot's own files are that very folder
+    tmp = "/dev/shm" if SANDBOX_TMP in [*shown, *shared] else SANDBOX_TMP
     home = f"{tmp}/home"
     opts += ["--home", home]
     j.env.update(HOME=home, TMPDIR=tmp)
-    made: set[str] = set(overlays)
-    for p, how in [*((p, "--ro-bind") for p in shown), *((p, "--bind") for p in _minimal(shared))]:
-        for parent in reversed(Path(p).parents):  # bwrap would make them 0700
+    made = {"/", "/var", SANDBOX_TMP, *(d for d in SYSTEM_DIRS if os.path.lexists(d))}
+
+    def parents(p: str) -> list[str]:
+        """--dir for each folder above ``p`` not made yet (0755, so a bot of its own user
+        may pass), unless it is inside something shown."""
+        out = []
+        for parent in reversed(Path(p).parents):
             d = str(parent)
-            inside = any(_under(d, o) and d != o for o in overlays)
-            if inside and d not in made and not any(_under(d, q) for q in shown):
-                b += ["--dir", d]
+            if d not in made and not any(_under(d, q) for q in [*shown, *shared]):
+                out += ["--perms", "0755", "--dir", d]
                 made.add(d)
-        b += [how, p, p]
+        return out
+
+    for p, how in [*((p, "--ro-bind") for p in shown), *((p, "--bind") for p in shared)]:
+        b += parents(p)
+        b += [how, staged.get(p, p), p]
         made.add(p)
+    # the working directory keeps its path (relative paths work), but shows only the
+    # bot's own folders (those inside it), never the rest of it
+    if not any(_under(j.cwd, q) for q in [*shown, *shared]):
+        b += parents(j.cwd)
+        if j.cwd not in made:
+            b += ["--perms", "0755", "--dir", j.cwd]
     visible = [*shown, *shared]
+    hidden = set(found.databases)
     for f in protected_files():
-        hidden = any(_under(f, d) for d in overlays) and not any(_under(f, p) for p in visible)
-        if not hidden:
-            b += ["--ro-bind", "/dev/null", f]
+        if any(_under(f, p) for p in visible) or (
+            _system(f) and not any(_under(f, d) for d in emptied)
+        ):
+            hidden.add(f)
+    for f in sorted(hidden):
+        if any(_under(f, s) for s in staged):
+            continue  # left out of the copy
+        b += ["--ro-bind", "/dev/null", f]
     info_r, info_w = os.pipe()
     os.set_blocking(info_r, False)
     j._info_r = info_r
     j.pass_fds = (info_w,)
+    if box.seccomp:
+        filter_fd = seccomp.program_fd()
+        if filter_fd is not None:
+            j.pass_fds += (filter_fd,)
+            b += ["--seccomp", str(filter_fd)]
+    b += ["--remount-ro", "/"]  # the folders made above are not a place to write either
     b += ["--chdir", j.cwd, "--as-pid-1", "--info-fd", str(info_w), "--"]
     j.argv = [*b, *launcher, *opts, "--", *argv]

@@ -101,4 +101,5 @@ def test_the_sandbox_is_chosen_once_and_reported(isolated: sandbox.Sandbox) -> N
     info = json.loads(r.stdout)
     assert info["mode"] == "bwrap" and info["isolated"] is True
     assert info["own_uid"] == (os.geteuid() == 0)
+    assert info["seccomp"] is True, info["seccomp_missing"]  # a filter where bubblewrap allows
     assert sandbox.current() is sandbox.current()

@@ -1,0 +1,271 @@
+"""Attack: a process bot reaches past its own folder — for the running event's database
+under another name (a hard link, a copy: its deal key gives away every card), for
+/etc/shadow, Docker's storage and another bot's files, for root (its folder closed to
+other users), and for the system calls a sandbox escape starts with.
+
+Under bubblewrap it sees its own folder, the system's read-only directories and a private
+/tmp, nothing else of the arena's working directory and no database file under any name;
+it never runs as root; a seccomp filter answers EPERM to ptrace, unshare, mount, bpf,
+keyctl and the like, and kills a system call of another architecture.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import platform
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from robustkit import BOTS, assert_clean, bot, marker, match, notes, open_dir, play, player
+
+from arena.bots import Command, Policy
+from arena.match import BotEntry, MatchResult
+from arena.runtime import sandbox
+from arena.runtime.sandbox import Sandbox
+from arena.store.db import dispose_all
+from arena.tournament import EntrySpec, TournamentConfig, create_tournament
+
+pytestmark = pytest.mark.timeout(300)
+SQLITE = b"SQLite format 3\x00".hex()
+
+
+def shared_file(path: Path) -> Path:
+    """A host file the bot may write (it may run as a user of its own)."""
+    path.touch()
+    path.chmod(0o666)
+    return path
+
+
+def copy_bot(folder: Path, *scripts: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("hostile.py", *scripts):
+        shutil.copy(BOTS / name, folder / name)
+    return folder
+
+
+def reach(found: list[dict[str, Any]]) -> dict[str, Any]:
+    (note,) = [n for n in found if n["event"] == "reach"]
+    return note
+
+
+@pytest.fixture(params=["tmp", "opt"])
+def arena_home(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path]:
+    """The arena's working directory: in a temporary folder, or in /opt, a system
+    directory every bot sees (minus the arena's folder)."""
+    if request.param == "tmp":
+        yield open_dir(tmp_path / "work")
+        return
+    if not os.access("/opt", os.W_OK):
+        pytest.skip("needs to write to /opt (root)")
+    base = open_dir(Path("/opt") / f"flip7-arena-test-{marker()}")
+    try:
+        yield open_dir(base / "work")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_bot_finds_the_database_under_no_other_name(
+    isolated: Sandbox, tmp_path: Path, busy_port: str, arena_home: Path
+) -> None:
+    work = arena_home
+    db = work / "arena.db"
+    url = f"sqlite:///{db}"
+    entries = [EntrySpec(p, Policy(p)) for p in ("ev", "random")]
+    create_tournament(TournamentConfig(format="swiss", entries=entries, rounds=1), url)
+    assert db.read_bytes()[:16].hex() == SQLITE  # the arena has it open: its deal key is in it
+    os.link(db, work / "link.db")
+    shutil.copyfile(db, work / "backup.db")
+    mine = copy_bot(open_dir(work / "mybot"), "reach.py")
+    shutil.copyfile(db, mine / "backup.db")
+    os.link(db, mine / "link")  # no name to tell it by
+    (mine / "data.bin").write_bytes(b"the bot's own data")
+    other = copy_bot(open_dir(work / "other"), "player.py")
+    (other / "secret.txt").write_text("another participant's strategy")
+    names = ["arena.db", "link.db", "backup.db", "mybot/backup.db", "mybot/link"]
+    names += [str(db), str(work / "backup.db"), "other/secret.txt", "other/player.py"]
+    names += ["/etc/shadow", "mybot/data.bin"]
+    log = shared_file(tmp_path / "reach.jsonl")
+    env = {
+        "BOT_LOG": str(log),
+        "REACH_READ": json.dumps(names),
+        "REACH_LIST": json.dumps([".", str(work), "other", "/var/lib/docker", "/root", "/home"]),
+        "REACH_CONNECT": busy_port,  # a listener of the host's
+    }
+    cmd = f"{sys.executable} mybot/reach.py"
+    snoop = BotEntry("reach", Command(cmd, cwd=str(work), env=env, share=(str(log),)))
+    theirs = BotEntry("other", Command(f"{sys.executable} other/player.py", cwd=str(work)))
+    result = play(match(snoop, theirs, games=2))
+    found = reach(notes(log))
+    reads = {r["path"]: r for r in found["reads"]}
+    assert reads["mybot/data.bin"]["head"] == b"the bot's own data"[:16].hex()  # it does read
+    for name in names[:-1]:
+        r = reads[name]
+        assert not r["ok"] or r["head"] == "", (name, r)  # missing, or empty (hidden)
+    lists = {x["path"]: x for x in found["lists"]}
+    assert lists["."]["names"] == ["mybot"] and lists[str(work)]["names"] == ["mybot"]
+    for name in ("other", "/var/lib/docker", "/root", "/home"):
+        # nothing, but the way to the interpreter (which may be installed in /root)
+        assert not lists[name]["ok"] or set(lists[name]["names"]) <= on_the_way(name), lists[name]
+    assert found["cwd"] == str(work)  # relative paths still work
+    assert found["connect"]["ok"] is False, found["connect"]  # no network but the arena's socket
+    assert_clean(result)
+    dispose_all()
+
+
+def on_the_way(folder: str) -> set[str]:
+    """The entries of ``folder`` that lead to what every bot sees (the interpreter)."""
+    out = set()
+    for p in sandbox.runtime_paths():
+        if p.startswith(folder.rstrip("/") + "/"):
+            out.add(Path(p).relative_to(folder).parts[0])
+    return out
+
+
+def _bot_process(script: Path, mark: str) -> int | None:
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                args = f.read().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if args[1:3] == [str(script), mark]:
+            return int(name)
+    return None
+
+
+def _status(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/status") as f:
+        return dict(ln.rstrip("\n").split(":\t", 1) for ln in f if ":\t" in ln)
+
+
+def _wait_for(what: str, check: Any, seconds: float = 60.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+def test_a_bot_in_a_folder_closed_to_others_never_runs_as_root(
+    isolated: Sandbox, tmp_path: Path
+) -> None:
+    folder = copy_bot(tmp_path / "closed", "reach.py")
+    (folder / "notes.txt").write_text("mine")
+    (folder / "notes.txt").chmod(0o600)
+    with sqlite3.connect(folder / "backup.db") as con:  # a database is left out of its copy
+        con.execute("CREATE TABLE secret (key TEXT)")
+        con.execute("INSERT INTO secret VALUES ('deal key')")
+    con.close()
+    folder.chmod(0o700)
+    log, hold = shared_file(tmp_path / "reach.jsonl"), shared_file(tmp_path / "hold")
+    mark = marker()
+    script = folder / "reach.py"
+    reads = json.dumps(["/etc/shadow", str(folder / "backup.db"), str(folder / "notes.txt")])
+    env = {"BOT_LOG": str(log), "REACH_HOLD": str(hold), "REACH_READ": reads}
+    entry = BotEntry(
+        "reach", Command(f"{sys.executable} {script} {mark}", env=env, share=(str(log), str(hold)))
+    )
+    outcome: list[MatchResult] = []
+    game = threading.Thread(target=lambda: outcome.append(play(match(entry, player("p")))))
+    game.start()
+    try:
+        _wait_for("the bot to note who it is", lambda: hold.read_text() == "held")
+        pid = _wait_for("the bot's process", lambda: _bot_process(script, mark))
+        outside = _status(pid)
+    finally:
+        hold.write_text("go")
+        game.join(timeout=240)
+    assert all(int(u) != 0 for u in outside["Uid"].split()), outside["Uid"]
+    assert all(int(g) != 0 for g in outside["Gid"].split()), outside["Gid"]
+    assert int(outside["CapEff"], 16) == 0 and outside["Groups"].strip() == ""
+    found = reach(notes(log))
+    assert 0 not in found["uid"] and found["groups"] in ([], [found["uid"][2]])
+    shadow, database, own = found["reads"]
+    assert not shadow["ok"] and not database["ok"], found["reads"]
+    assert own["head"] == b"mine".hex()  # its own file, although closed to others
+    (result,) = outcome
+    assert_clean(result)
+
+
+X86_64 = platform.machine() == "x86_64"
+
+
+@pytest.mark.skipif(not X86_64, reason="the bot calls x86_64 system call numbers")
+def test_the_seccomp_filter_denies_what_a_sandbox_escape_starts_with(
+    isolated: Sandbox, tmp_path: Path
+) -> None:
+    log = tmp_path / "reach.jsonl"
+    result = play(match(bot("reach", "reach.py", log=log, REACH_SYSCALLS="1"), player("p")))
+    found = reach(notes(log))
+    assert found["status"]["Seccomp"] == "2"  # filtered
+    for name, (value, err) in found["syscalls"].items():
+        assert (value, err) == (-1, errno.EPERM), (name, value, os.strerror(err))
+    assert isolated.seccomp and sandbox.current().as_dict()["seccomp"] is True
+    assert_clean(result)
+
+
+@pytest.mark.skipif(not X86_64, reason="the x32 system call ABI is x86_64's")
+def test_a_system_call_of_another_architecture_kills_the_bot(
+    isolated: Sandbox, tmp_path: Path
+) -> None:
+    code = "import ctypes; ctypes.CDLL(None).syscall(0x40000000 | 39); print('alive')"
+    jail = sandbox.jail([sys.executable, "-c", code], cwd=str(tmp_path), env={"PATH": "/usr/bin"})
+    try:
+        ran = subprocess.run(
+            jail.argv,
+            env=jail.env,
+            cwd=jail.cwd,
+            pass_fds=jail.pass_fds,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        jail.close()
+    assert "alive" not in ran.stdout
+    assert ran.returncode == 128 + signal.SIGSYS, (ran.returncode, ran.stderr)
+
+
+def test_a_bot_folder_too_large_to_search_is_refused(isolated: Sandbox, tmp_path: Path) -> None:
+    folder = open_dir(tmp_path / "huge")
+    (folder / "bot.py").write_text("print('never runs')\n")
+    for i in range(sandbox.SCAN_LIMIT + 1):
+        (folder / f"f{i}").touch()
+    with pytest.raises(OSError, match="too many to search for database files"):
+        sandbox.jail([sys.executable, str(folder / "bot.py")], cwd=str(tmp_path), env={})
+
+
+def test_without_a_seccomp_filter_the_arena_says_so(
+    isolated: Sandbox, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the filter cannot be made (libseccomp missing), the sandbox still works, and
+    ``arena sandbox`` and the warning say there is no filter, not silently."""
+    from arena.runtime import seccomp
+
+    monkeypatch.setattr(seccomp, "program", lambda: (None, "no seccomp filter: no libseccomp"))
+    box = sandbox.detect("bwrap")
+    assert box.mode == "bwrap" and box.seccomp is False
+    assert "NO seccomp filter: no libseccomp" in box.as_dict()["guarantees"]  # type: ignore[operator]
+    assert "but no seccomp filter" in box.describe()
+    monkeypatch.setattr(sandbox, "current", lambda: box)
+    monkeypatch.setattr(sandbox, "_warned", False)
+    sandbox.warn_once()
+    sandbox.warn_once()
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("warning: process bots are sandboxed with no seccomp filter")
