@@ -31,6 +31,8 @@ from arena.status import (
     UnitStatus,
 )
 
+KEY_MAX = 4 * NAME_MAX + 24  # a name's key (NFKC may lengthen it) and a "#<id>" suffix
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -42,6 +44,9 @@ class Bot(SQLModel, table=True):
     __tablename__ = "bot"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True, max_length=NAME_MAX)
+    # arena.names.name_key(name): names differing only in case are one bot (unique here);
+    # a row migrated beside an older one of the same key keeps "<key>#<id>" (0011)
+    name_key: str | None = Field(default=None, index=True, unique=True, max_length=KEY_MAX)
     runtime: str = Field(max_length=16)  # process | docker | remote
     created: datetime = Field(default_factory=now)
     removed: bool = Field(default=False)
@@ -56,6 +61,7 @@ class Participant(SQLModel, table=True):
     __tablename__ = "participant"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True, max_length=64)
+    name_key: str | None = Field(default=None, index=True, unique=True, max_length=KEY_MAX)
     token_hash: str = Field(index=True, unique=True, max_length=128)  # sha256 hex
     role: str = Field(default=Role.PARTICIPANT, max_length=16)  # Role
     created: datetime = Field(default_factory=now)
