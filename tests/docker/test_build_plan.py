@@ -247,7 +247,7 @@ def test_a_dockerfile_that_is_a_symlink_is_refused(tmp_path: Path) -> None:
 
 def test_the_arenas_bases_stages_and_scratch_are_read_freely() -> None:
     text = (
-        f"ARG REG=flip7\nARG BASE=${{REG}}/python-base:latest\nFROM ${{BASE}} AS build\n"
+        "ARG REG=flip7\nARG BASE=${REG}/python-base:latest\nFROM ${BASE} AS build\n"
         "RUN --mount=type=cache,target=/c true\n"
         "FROM docker.io/flip7/node-base AS node\n"
         "FROM scratch\nCOPY --from=build /a /a\nCOPY --from=BUILD /a /a\nCOPY --from=0 /b /b\n"
