@@ -187,5 +187,8 @@ def test_sign_in_upload_see_it_pass_and_the_leaderboard_update_without_reload(
             f"{to_first_game:.1f} s\nscreenshots in {screens}:\n  "
             + "\n  ".join(p.name for p in saved)
         )
-    for tag in (f"flip7-bot/{name}:v1",):
-        docker_engine.api.remove_image(tag, force=True)
+    from arena.registry import latest
+
+    found = latest(db, name)
+    assert found is not None
+    docker_engine.api.remove_image(found[1].digest, force=True)

@@ -223,9 +223,11 @@ def test_the_python_example_bot_uploaded_builds_passes_the_check_and_is_register
     (mine,) = c.get("/api/me/bots", headers=auth).json()
     assert mine == {"name": name, "runtime": "docker", "version": 2}
     from arena.registry import latest
+    from arena.store.bots import versions
 
     _bot, version = latest(db, name)
     assert version.digest and version.digest.startswith("sha256:")  # pinned by id
     assert _bot.owner_id is not None
-    for tag in (f"flip7-bot/{name}:v1", f"flip7-bot/{name}:v2"):
-        docker_engine.api.remove_image(tag, force=True)
+    assert version.image == f"flip7-bot/bot-{_bot.id}:v2"  # tagged by its id, not its name
+    for image in {v.digest for v in versions(db, _bot.id)}:
+        docker_engine.api.remove_image(image, force=True)
