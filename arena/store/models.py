@@ -13,11 +13,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint, event
 from sqlmodel import Field, SQLModel
 
 from arena.bots import BotSource, Command, Image, Policy, Remote, source_dict, source_from_dict
-from arena.names import ENTRY_NAME_MAX, NAME_MAX
+from arena.names import ENTRY_NAME_MAX, NAME_MAX, name_key
 from arena.seeds import DealKey
 from arena.status import (
     AbTestStatus,
@@ -65,6 +65,15 @@ class Participant(SQLModel, table=True):
     token_hash: str = Field(index=True, unique=True, max_length=128)  # sha256 hex
     role: str = Field(default=Role.PARTICIPANT, max_length=16)  # Role
     created: datetime = Field(default_factory=now)
+
+
+@event.listens_for(Bot, "before_insert")
+@event.listens_for(Participant, "before_insert")
+def _keyed(_mapper: Any, _connection: Any, row: Bot | Participant) -> None:
+    """Every new bot and participant row carries its name's key (arena.names.name_key),
+    whichever code stores it: the unique column is what keeps names apart."""
+    if row.name_key is None:
+        row.name_key = name_key(row.name)
 
 
 class Build(SQLModel, table=True):
