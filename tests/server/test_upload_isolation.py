@@ -94,4 +94,4 @@ def test_another_participants_image_cannot_be_built_on_copied_or_renamed(
         assert docker_engine.api.inspect_image(tag)["Id"] == digest
         assert latest(db, victim)[1].digest == digest
     finally:
-        docker_engine.api.remove_image(digest, force=True)
+        docker_engine.api.remove_image(tag, force=True)
