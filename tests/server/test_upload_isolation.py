@@ -7,15 +7,17 @@ uploads a Dockerfile that starts FROM the victim's image, or COPYs the bot's fil
 and uploads bots named ``Victim`` and ``VICTIM``, which used to register beside ``victim``
 and move the tag of its image to theirs. Each is refused: the secret appears in nothing
 the thief can read, nothing is registered for the thief, and the victim's image keeps its
-tag and its id.
+tag and its id. The owner's own ``VICTIM`` upload is the next version of ``victim``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from pathlib import Path
 from typing import Any
 
+import docker.errors
 import httpx
 import pytest
 from test_uploads import post, tar_gz
@@ -93,5 +95,16 @@ def test_another_participants_image_cannot_be_built_on_copied_or_renamed(
         ]
         assert docker_engine.api.inspect_image(tag)["Id"] == digest
         assert latest(db, victim)[1].digest == digest
+        # the owner's own other spelling is the same bot: its next version, same name
+        r = post(c, alice, victim.upper(), "bot.py", EV.read_bytes())
+        assert r.status_code == 200 and r.json()["version"] == 2, r.text
+        assert c.get("/api/me/bots", headers=owner).json() == [
+            {"name": victim, "runtime": "docker", "version": 2}
+        ]
+        second = latest(db, victim)[1].image
+        assert second == f"flip7-bot/bot-{bot.id}:v2"
+        assert docker_engine.api.inspect_image(tag)["Id"] == digest  # v1 keeps its tag
     finally:
-        docker_engine.api.remove_image(tag, force=True)
+        for image in (tag, f"flip7-bot/bot-{bot.id}:v2"):
+            with contextlib.suppress(docker.errors.ImageNotFound):
+                docker_engine.api.remove_image(image, force=True)
