@@ -9,6 +9,10 @@
   with no surrounding spaces — the same limits for callers of the Python API;
 * an event's ``--name``: one printable line of up to 200 characters.
 
+**Sameness.** Bot names and participant names are unique ignoring case (and Unicode
+compatibility forms): :func:`name_key` is what is compared, and a unique database column
+holds it, so two registrations racing each other cannot both win.
+
 **Versions.** Every registered bot's version is rated on its own, so results name the
 version that played: ``NAME@vN`` (:func:`version_label`), in standings, leaderboards and
 the report alike. On the command line ``NAME@vN`` and ``NAME@latest`` select a version
@@ -23,6 +27,7 @@ passes fits on SQLite and on PostgreSQL alike (where a longer one used to be a t
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from arena.errors import UsageProblem
 
@@ -56,6 +61,14 @@ def labelled_version(entry_name: str) -> tuple[str, int] | None:
     ``ev@v2#2`` for a repeat in one event); None for any other entry name."""
     m = _VERSION_LABEL_RE.fullmatch(entry_name)
     return None if m is None else (m["name"], int(m["n"]))
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same name: NFKC-normalised and case-folded, so that
+    ``Victim``, ``VICTIM`` and ``victim`` (or a fullwidth ``ｖｉｃｔｉｍ``, should names ever
+    allow more than ASCII) are one. Bot and participant names are unique by this key (the
+    database holds it in a unique column); the one place it is computed."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def is_bot_name(value: str) -> bool:

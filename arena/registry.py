@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,9 +61,12 @@ def add_bot(
     digest: str | None = None,
     remote: bool = False,
     owner_id: int | None = None,
+    image_for: Callable[[int, int], str] | None = None,
 ) -> Added:
-    """Register a bot, or a new version of an existing one (same name, same runtime);
-    ``owner_id``: the participant it belongs to (the competition server)."""
+    """Register a bot, or a new version of an existing one (same name ignoring case, same
+    runtime); ``owner_id``: the participant it belongs to (the competition server);
+    ``image_for(bot id, version)``: the image's name when it derives from them (it then
+    replaces ``image``)."""
     check_name(name)
     if (command is not None) + (image is not None) + remote != 1:
         raise ArenaError("give exactly one of --cmd, --image or --remote")
@@ -77,6 +81,7 @@ def add_bot(
         digest=digest,
         token_hash=hash_token(token) if token else None,
         owner_id=owner_id,
+        image_for=image_for,
     )
     return Added(bot, version, token)
 

@@ -315,6 +315,15 @@ def bot_submit(
             "(a broken bot then fails in events instead).",
         ),
     ] = False,
+    allow_any_base: Annotated[
+        bool,
+        typer.Option(
+            "--allow-any-base",
+            help="Let the Dockerfile read any local image (FROM, COPY --from), not only "
+            "the arena's bases. Only for a Dockerfile you trust: it can copy any image "
+            "here, other bots' included.",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -328,8 +337,13 @@ def bot_submit(
     container and no image behind. Steps run as the Dockerfile's USER (root unless it says
     otherwise) with Docker's default capabilities. The process limit needs the engine on
     this machine with the cgroupfs driver; elsewhere a warning says it is not enforced.
-    Every image the Dockerfile starts FROM must already be in the engine (never pulled):
-    a missing one is named with its offline recipe (exit 2).
+    The Dockerfile may read only the arena's own bases, as an upload to the site may:
+    flip7/python-base, flip7/node-base, flip7/cpp-base, flip7/java-base (each :latest),
+    scratch, and earlier stages of the same Dockerfile; any other image named by FROM,
+    COPY --from, RUN --mount=...,from= or through a build argument is refused before the
+    build (exit 2) unless --allow-any-base is given. Every image it starts FROM must
+    already be in the engine (never pulled): a missing one is named with its offline
+    recipe (exit 2).
     """
     from arena.registry import check_name
     from arena.runtime.build import parse_build_args
@@ -376,6 +390,7 @@ def bot_submit(
         on_line=echo,
         progress=say,
         skip_check=skip_check,
+        any_base=allow_any_base,
         run=run,
     )
     built, checks, failed = submitted.built, submitted.checks, submitted.failed

@@ -77,6 +77,35 @@ def _same_image(a: str, b: str) -> bool:
     return norm(a) == norm(b)
 
 
+def uploadable_bases() -> tuple[str, ...]:
+    """The images a participant's build may start from (``FROM``, ``COPY --from``): the
+    offline bases the server offers for its kits, and ``scratch``."""
+    return tuple(dict.fromkeys(base.image for base in BASES.values()))
+
+
+def canonical_image(name: str) -> str:
+    """``name`` as the engine resolves it locally: Docker Hub's implied prefixes dropped
+    (``docker.io/``, ``index.docker.io/``, ``library/``) and ``:latest`` implied."""
+    for prefix in ("docker.io/", "index.docker.io/"):
+        if name.startswith(prefix):
+            name = name[len(prefix) :]
+            break
+    name = name.removeprefix("library/")
+    last = name.rsplit("/", 1)[-1]
+    return name if ":" in last or "@" in last else f"{name}:latest"
+
+
+def is_uploadable_base(image: str) -> bool:
+    """Whether a build may read ``image``: one of :func:`uploadable_bases`, by name (a
+    digest or an image id is not a name the arena gave, and is refused)."""
+    if image == "scratch":
+        return True
+    if "@" in image or "$" in image:
+        return False
+    wanted = canonical_image(image)
+    return any(b != "scratch" and canonical_image(b) == wanted for b in uploadable_bases())
+
+
 def known_base(image: str) -> OfflineBase | None:
     """The offline base called ``image`` (``:latest`` implied), if it is one of ours."""
     for base in BASES.values():

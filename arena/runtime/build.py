@@ -3,8 +3,12 @@
 
 A build is planned before anything is sent: the Dockerfile's own ``FROM`` / ``ARG BASE=``
 default is respected (``base`` overrides it; a ``FROM ${BASE}`` without a default gets the
-offline base of the kit's language, :mod:`arena.runtime.bases`), every image it starts from
-must already be in the engine (the error names it and its offline recipe; the arena never
+offline base of the kit's language, :mod:`arena.runtime.bases`), every image it reads
+(``FROM``, ``COPY --from``, ``RUN --mount=from=``, in an ``ONBUILD`` too, build arguments
+substituted) must be one of the arena's own bases (``uploadable_bases``: the kits' offline
+bases and ``scratch``) or an earlier stage — another participant's bot image is refused
+before anything is sent, unless the operator allows any image (``any_base``) — and must
+already be in the engine (the error names it and its offline recipe; the arena never
 pulls), and ``ADD`` of a URL is refused while the build is offline (the daemon would fetch
 it outside the sandbox).
 
@@ -24,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import secrets
 import socket
 import threading
 import time
@@ -34,7 +39,14 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, UsageProblem
-from arena.runtime.bases import BASES, PYTHON_BASE, how_to_get, kit_language
+from arena.runtime.bases import (
+    BASES,
+    PYTHON_BASE,
+    how_to_get,
+    is_uploadable_base,
+    kit_language,
+    uploadable_bases,
+)
 from arena.runtime.build_sandbox import (
     BuildLimits,
     ProcessLimit,
@@ -53,7 +65,7 @@ from arena.runtime.docker import (
     docker_client,
     install_exit_cleanup,
 )
-from arena.runtime.dockerfile import Dockerfile, DockerfileError
+from arena.runtime.dockerfile import Dockerfile, DockerfileError, foreign_images
 
 DEFAULT_BASE = PYTHON_BASE
 TAIL_LINES = 30
@@ -75,6 +87,10 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # the engine colours the steps'
 
 class BaseImageMissing(UsageProblem):
     """An image the Dockerfile starts from is not in the engine (exit 2: build it first)."""
+
+
+class ForeignImage(UsageProblem):
+    """The Dockerfile reads an image that is not one of the arena's bases (exit 2 / 400)."""
 
 
 class BuildStopped(ArenaError):
@@ -100,11 +116,17 @@ class BuildPlan:
     note: str | None = None  # how BASE was chosen, when the Dockerfile did not say
 
 
-def bot_image_tag(name: str, version: int | str) -> str:
-    """The tag ``arena bot submit`` gives a bot's image: ``flip7-bot/<name>:v<version>``
-    (Docker repository names are lower case)."""
-    repo = re.sub(r"[^a-z0-9._-]+", "-", name.lower()).strip("-._") or "bot"
-    return f"flip7-bot/{repo}:v{version}"
+def bot_image_tag(bot_id: int, version: int) -> str:
+    """The tag of a registered bot's image: ``flip7-bot/bot-<id>:v<version>``. It derives
+    from the bot's id, never from its name: a name is public and chosen by a participant,
+    and ``Victim`` must not be able to move the tag of ``victim``'s image."""
+    return f"flip7-bot/bot-{int(bot_id)}:v{int(version)}"
+
+
+def build_tag() -> str:
+    """A fresh tag for an image being built, before it is registered (and given
+    :func:`bot_image_tag`): random, so no one can name it or make a build move it."""
+    return f"flip7-bot/build-{secrets.token_hex(8)}:latest"
 
 
 def check_tag(tag: str) -> str:
@@ -141,6 +163,10 @@ def _locate(path: str | Path, dockerfile: str | None) -> tuple[Path, str]:
     name = dockerfile or "Dockerfile"
     if not (p / name).is_file():
         raise ArenaError(f"{p}: no {name} (a bot's build context needs one)")
+    if (p / name).is_symlink():
+        # the engine would resolve the link inside the context, not where it points here:
+        # the file checked would not be the file built
+        raise UsageProblem(f"{p / name} is a symbolic link: put the Dockerfile itself there")
     return p, name
 
 
@@ -151,13 +177,16 @@ def plan_build(
     build_args: Mapping[str, str] | None = None,
     dockerfile: str | None = None,
     offline: bool = True,
+    any_base: bool = False,
     client: Any = None,
 ) -> BuildPlan:
     """Decide what the build starts from and check that it is all here (see the module's
-    docstring). Raises :class:`BaseImageMissing` naming the first missing image."""
+    docstring). Raises :class:`ForeignImage` for an image other than the arena's bases
+    (unless ``any_base``), :class:`BaseImageMissing` naming the first missing image."""
     context, name = _locate(path, dockerfile)
     try:
-        df = Dockerfile.parse((context / name).read_text(errors="replace"))
+        text = (context / name).read_text(errors="replace")
+        df = Dockerfile.parse(text)
     except (OSError, DockerfileError) as e:
         raise UsageProblem(f"{context / name}: {e}") from None
     args = dict(build_args or {})
@@ -194,6 +223,8 @@ def plan_build(
             f"{context / name} line {blank[0].line}: FROM {blank[0].written} is empty "
             f"(give --base IMAGE or --build-arg)"
         )
+    if not any_base:
+        _only_our_bases(context / name, text, args)
     client = client or docker_client()
     bases = df.external_images(args)
     for image in bases:
@@ -203,6 +234,24 @@ def plan_build(
                 f"{how_to_get(image)} (the arena never pulls images)"
             )
     return BuildPlan(context, name, args, tuple(bases), note)
+
+
+def _only_our_bases(path: Path, text: str, args: Mapping[str, str]) -> None:
+    """Refuse a Dockerfile that reads any image but the arena's bases: another
+    participant's bot image is as easy to name as to guess (FROM it, COPY --from it, and
+    the build log prints its files)."""
+    allowed = ", ".join(uploadable_bases())
+    try:
+        foreign = foreign_images(text, is_uploadable_base, args)
+    except DockerfileError as e:
+        raise ForeignImage(f"{path}: {e}") from None
+    if foreign:
+        ref = foreign[0]
+        raise ForeignImage(
+            f"{path} line {ref.line}: {ref.how} {ref.image or ref.written!r} reads an image "
+            f"that is not one of the arena's bases; a bot builds only from {allowed} "
+            f"or an earlier stage of its Dockerfile"
+        )
 
 
 # ---------------------------------------------------------------------------- the log
@@ -355,6 +404,7 @@ def build_image(
     dockerfile: str | None = None,
     nocache: bool = False,
     on_line: Callable[[str], None] | None = None,
+    any_base: bool = False,
     client: Any = None,
     cancel: threading.Event | None = None,
 ) -> BuiltImage:
@@ -363,7 +413,9 @@ def build_image(
 
     ``base`` sets the build argument ``BASE``; ``build_args`` add others; ``on_line``
     receives each line of the build log as it comes (e.g. to echo it on stderr); setting
-    ``cancel`` stops the build as its timeout would (:class:`BuildStopped`, nothing kept)."""
+    ``cancel`` stops the build as its timeout would (:class:`BuildStopped`, nothing kept).
+    The Dockerfile may read only the arena's bases (:func:`plan_build`) unless ``any_base``
+    (the operator's choice, never a participant's)."""
     check_tag(tag)
     limits = limits or BuildLimits()
     client = client or docker_client()
@@ -374,6 +426,7 @@ def build_image(
         build_args=build_args,
         dockerfile=dockerfile,
         offline=limits.offline,
+        any_base=any_base,
         client=client,
     )
     context = measure_context(plan.context, plan.dockerfile, limits.context_bytes)

@@ -7,18 +7,35 @@ arguments substituted as the builder would), the stage names, which ``ARG``\\ s 
 container's network sandbox). The grammar is the classic builder's: parser directives
 (``# escape=``), comments, line continuations, ``$VAR`` / ``${VAR}`` / ``${VAR:-word}`` /
 ``${VAR:+word}``.
+
+The parser reads lines exactly as the engine's does (split at ``\n`` only, a byte-order
+mark dropped, continuation lines joined without a space, comment and blank lines inside an
+instruction skipped, builder flags such as ``--from`` unquoted and unescaped as the engine
+does): :func:`foreign_images`, which decides which images a build may read, must see every
+instruction the engine will run. Where the two could still disagree it refuses: the escape
+character (it checks the file under both ``\\`` and `````), non-ASCII or control characters
+outside comments, a keyword that is not plain ASCII, a ``# syntax=`` directive (another
+frontend), a variable in ``--from``.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 SCRATCH = "scratch"
 _DIRECTIVE = re.compile(r"^#\s*([a-zA-Z][a-zA-Z0-9_-]*)\s*=\s*(.*?)\s*$")
+# Go's unicode.IsSpace (the engine's), which Python's isspace exceeds by \x1c-\x1f
+_SPACE = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_KEYWORD_SPLIT = re.compile(r"[\t\v\f\r ]+")
+_UNSAFE_CHAR = re.compile(r"[^\t\r\x20-\x7e]")
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::([-+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
@@ -50,18 +67,21 @@ class Dockerfile:
     @classmethod
     def parse(cls, text: str) -> Dockerfile:
         df = cls(_instructions(text))
+        df.collect_args()
+        return df
+
+    def collect_args(self) -> None:
         seen_from = False
-        for ins in df.instructions:
+        for ins in self.instructions:
             if ins.keyword == "FROM":
                 seen_from = True
             elif ins.keyword == "ARG":
                 for name, default in _arg_pairs(ins):
-                    df.declared_args.add(name)
+                    self.declared_args.add(name)
                     if not seen_from:
-                        df.global_args[name] = default
+                        self.global_args[name] = default
         if not seen_from:
             raise DockerfileError("no FROM instruction")
-        return df
 
     def stages(self, build_args: Mapping[str, str] | None = None) -> list[Stage]:
         """Every FROM, with the global ARGs (overridden by ``build_args``) substituted."""
@@ -81,30 +101,18 @@ class Dockerfile:
         """The global ARGs' values: a build argument wins over the default, as in the builder
         (an ARG with neither is empty)."""
         given = dict(build_args or {})
-        return {k: given.get(k, v if v is not None else "") for k, v in self.global_args.items()}
+        values: dict[str, str] = {}
+        for k, v in self.global_args.items():  # a default may use the ARGs before it
+            values[k] = given[k] if k in given else substitute(v, values) if v else ""
+        return values
 
     def external_images(self, build_args: Mapping[str, str] | None = None) -> list[str]:
-        """The images the build reads from the engine: each FROM that is not ``scratch`` or an
-        earlier stage, and each ``COPY --from=`` naming an image. In order, no repeats."""
-        stages = self.stages(build_args)
-        names = {s.name for s in stages if s.name}
-        images: list[str] = []
-        for s in stages:
-            if s.image and s.image.lower() != SCRATCH and s.image.lower() not in names:
-                images.append(s.image)
-        for ins in self.instructions:
-            if ins.keyword != "COPY":
-                continue
-            for word in ins.args.split():
-                if not word.startswith("--from="):
-                    if not word.startswith("--"):
-                        break
-                    continue
-                ref = word.split("=", 1)[1]
-                if ref.isdigit() or ref.lower() in names or "$" in ref:
-                    continue
-                images.append(ref)
-        return list(dict.fromkeys(images))
+        """The images the build reads from the engine: each FROM that is not ``scratch`` or
+        an earlier stage, and each ``--from=`` (``COPY``, ``RUN --mount``) naming an image.
+        In order, no repeats; one written with a variable is left out (:func:`foreign_images`
+        refuses those)."""
+        refs = image_refs(self.instructions, self.arg_values(build_args))
+        return list(dict.fromkeys(r.image for r in refs if r.image and "$" not in r.image))
 
     def uses_arg_in_from(self, name: str) -> bool:
         """Whether some FROM substitutes the global ARG ``name``."""
@@ -169,41 +177,216 @@ def _arg_pairs(ins: Instruction) -> list[tuple[str, str | None]]:
     return pairs
 
 
-def _instructions(text: str) -> list[Instruction]:
-    lines = text.splitlines()
-    escape = "\\"
+def _lines(text: str) -> list[str]:
+    """The file's lines as the engine splits them: at ``\n`` only, one ``\r`` dropped
+    at each line's end, a byte-order mark dropped (Python's splitlines also splits at
+    ``\x0b``, ``\x85``, ``\u2028`` ..., where the engine does not)."""
+    lines = text.removeprefix("\ufeff").split("\n")
+    return [ln.removesuffix("\r") for ln in lines]
+
+
+def _directives(lines: list[str]) -> tuple[dict[str, str], int]:
+    """The parser directives at the top (lower-case keys) and the index of the first line
+    after them."""
+    found: dict[str, str] = {}
     i = 0
-    # parser directives: only at the very top, before any comment, blank line or instruction
     while i < len(lines):
         m = _DIRECTIVE.match(lines[i].strip())
         if not m:
             break
-        if m.group(1).lower() == "escape":
-            if m.group(2) not in ("\\", "`"):
-                raise DockerfileError(f"line {i + 1}: escape must be \\ or `")
-            escape = m.group(2)
+        found[m.group(1).lower()] = m.group(2)
         i += 1
+    return found, i
+
+
+def _is_comment(line: str) -> bool:
+    return line.lstrip(_SPACE).startswith("#")
+
+
+def _instructions(text: str, escape: str | None = None) -> list[Instruction]:
+    """The instructions, as the engine reads them with the file's escape directive (or
+    ``escape``, to read it as the engine would with another)."""
+    lines = _lines(text)
+    directives, i = _directives(lines)
+    if escape is None:
+        escape = directives.get("escape", "\\")
+        if escape not in ("\\", "`"):
+            raise DockerfileError(f"line {i}: escape must be \\ or `")
+    continued = re.compile(re.escape(escape) + r"[ \t]*$")
     out: list[Instruction] = []
-    current: list[str] = []
+    current: str | None = None
     start = 0
     for n in range(i, len(lines)):
-        stripped = lines[n].strip()
-        if not stripped or stripped.startswith("#"):
-            continue  # comments and empty lines never end an instruction
-        body = lines[n].rstrip()
-        if not current:
+        raw = lines[n]
+        if current is None:
+            body = raw.lstrip(_SPACE)
+            if not body or body.startswith("#"):
+                continue
             start = n + 1
-        if body.endswith(escape):
-            current.append(body[: -len(escape)])
-            continue
-        current.append(body)
-        out.append(_instruction(" ".join(c.strip() for c in current), start))
-        current = []
-    if current:
-        out.append(_instruction(" ".join(c.strip() for c in current), start))
+            current = ""
+        else:
+            # inside an instruction: comment and blank lines are skipped; the others are
+            # joined as they are (no space added, leading spaces kept), as the engine does
+            if _is_comment(raw) or not raw.strip(_SPACE):
+                continue
+            body = raw
+        joined = continued.sub("", body)
+        current += joined
+        if joined == body:  # no escape at the end: the instruction is complete
+            out.append(_instruction(current, start))
+            current = None
+    if current is not None:
+        out.append(_instruction(current, start))
     return out
 
 
 def _instruction(text: str, line: int) -> Instruction:
-    keyword, _, rest = text.partition(" ")
-    return Instruction(keyword.upper(), rest.strip(), line)
+    parts = _KEYWORD_SPLIT.split(text.strip(_SPACE), maxsplit=1)
+    keyword, rest = parts[0], parts[1] if len(parts) > 1 else ""
+    return Instruction(keyword.upper(), rest.strip(_SPACE), line)
+
+
+def builder_flags(args: str) -> tuple[list[str], str]:
+    """The ``--flag=value`` words at the start of an instruction's arguments, unquoted and
+    unescaped as the engine's parser does (``--fr"om"=x`` is ``--from=x``), and the rest."""
+    words: list[str] = []
+    pos, n = 0, len(args)
+    while True:
+        while pos < n and args[pos] in _SPACE:
+            pos += 1
+        if pos >= n:
+            return words, ""
+        if not args.startswith("--", pos):
+            return words, args[pos:]
+        word, blank_ok, quote = "", False, ""
+        while pos < n:
+            ch = args[pos]
+            if quote:
+                if ch == quote:
+                    quote = ""
+                    pos += 1
+                    continue
+            elif ch in _SPACE:
+                break
+            elif ch in "'\"":
+                quote, blank_ok = ch, True
+                pos += 1
+                continue
+            if ch == "\\":
+                pos += 1
+                if pos >= n:
+                    break
+                ch = args[pos]
+            word += ch
+            pos += 1
+        if word == "--":
+            return words, args[pos:].lstrip(_SPACE)
+        if blank_ok or word:
+            words.append(word)
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    """An image an instruction reads (not ``scratch``, not an earlier stage)."""
+
+    image: str  # as the engine would resolve it (variables substituted where they can be)
+    how: str  # FROM, COPY --from, RUN --mount from, ONBUILD COPY --from, ...
+    written: str  # as the Dockerfile writes it
+    line: int
+
+
+def image_refs(
+    instructions: list[Instruction],
+    global_args: Mapping[str, str],
+) -> list[ImageRef]:
+    """Every image the instructions read: each FROM (with the global ARGs substituted),
+    each ``--from=`` flag of any instruction, each ``from=`` of a ``--mount``, in an
+    ``ONBUILD`` too, that does not name ``scratch`` or an earlier stage (by name or by
+    index). A ``--from`` with a variable is returned as written: it is never trusted."""
+    refs: list[ImageRef] = []
+    stages: list[str | None] = []
+
+    def reading(value: str, how: str, written: str, line: int, local: bool) -> None:
+        if local:
+            if value.isdigit() and int(value) < len(stages):
+                return
+            if value.lower() in {n for n in stages if n}:
+                return
+        refs.append(ImageRef(value, how, written, line))
+
+    def flags(ins: Instruction, how: str, local: bool) -> None:
+        found, _rest = builder_flags(ins.args)
+        for word in found:
+            key, _eq, value = word[2:].partition("=")
+            if key.lower() == "from":
+                reading(value, f"{how} --from", word, ins.line, local)
+            elif key.lower() == "mount":
+                for item in _csv_fields(value):
+                    k, _e, v = item.partition("=")
+                    if k.strip().lower() == "from":
+                        reading(v.strip(), f"{how} --mount from", word, ins.line, local)
+
+    for ins in instructions:
+        if ins.keyword == "FROM":
+            _flags, rest = builder_flags(ins.args)
+            words = rest.split()
+            if not words:
+                raise DockerfileError(f"line {ins.line}: FROM names no image")
+            image = substitute(words[0], global_args)
+            if image.lower() != SCRATCH:
+                reading(image, "FROM", words[0], ins.line, local=True)
+            stages.append(
+                words[2].lower() if len(words) >= 3 and words[1].lower() == "as" else None
+            )
+        elif ins.keyword == "ONBUILD":
+            inner = _instruction(ins.args, ins.line)
+            flags(inner, f"ONBUILD {inner.keyword}", local=False)
+        else:
+            flags(ins, ins.keyword, local=True)
+    return refs
+
+
+def _csv_fields(value: str) -> list[str]:
+    try:
+        return next(csv.reader([value]), [])
+    except csv.Error:
+        return value.split(",")
+
+
+def foreign_images(
+    text: str, allowed: Callable[[str], bool], build_args: Mapping[str, str] | None = None
+) -> list[ImageRef]:
+    """The images a Dockerfile reads that ``allowed`` does not accept, in order; raises
+    :class:`DockerfileError` for what the arena will not try to read the way the engine
+    would (see the module's docstring). The file is read with each escape character: the
+    engine runs one of the two readings, and neither may name another image."""
+    lines = _lines(text)
+    directives, first = _directives(lines)
+    if "syntax" in directives:
+        raise DockerfileError(
+            f"the parser directive '# syntax={directives['syntax']}' asks for another "
+            f"Dockerfile frontend (an image of its own): remove it"
+        )
+    for n, line in enumerate(lines[first:], start=first + 1):
+        if _is_comment(line):
+            continue
+        if _UNSAFE_CHAR.search(line):
+            raise DockerfileError(
+                f"line {n}: non-ASCII or control characters outside a comment "
+                f"(write the instruction in plain ASCII)"
+            )
+    found: list[ImageRef] = []
+    for escape in ("\\", "`"):
+        try:
+            df = Dockerfile(_instructions(text, escape))
+            df.collect_args()
+        except DockerfileError:
+            if escape == directives.get("escape", "\\"):
+                raise
+            continue  # the engine would not get past this reading either
+        found += [
+            r
+            for r in image_refs(df.instructions, df.arg_values(build_args))
+            if not allowed(r.image)
+        ]
+    return list({(r.image, r.how, r.line): r for r in found}.values())

@@ -1,12 +1,34 @@
-"""Stored bots and their versions (the registry's rows)."""
+"""Stored bots and their versions (the registry's rows).
+
+A bot is found by its name ignoring case (arena.names.name_key): the row of that exact
+name first (two rows of one key can only be older than the rule, migration 0011), else the
+one of its key. A new bot's key is unique in the database, so of two registrations of
+``Victim`` and ``victim`` racing each other exactly one creates the bot.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from arena.errors import ArenaError
+from arena.names import name_key
 from arena.store.db import Db, session
 from arena.store.models import Bot, BotVersion
+
+
+def _named(s: Session, name: str, *, removed: bool = True) -> Bot | None:
+    """The bot called ``name`` ignoring case (``removed``: removed ones too)."""
+    for where in (Bot.name == name, Bot.name_key == name_key(name)):
+        query = select(Bot).where(where)
+        if not removed:
+            query = query.where(Bot.removed == False)  # noqa: E712
+        found = s.exec(query).first()
+        if found is not None:
+            return found
+    return None
 
 
 def add_version(
@@ -19,21 +41,49 @@ def add_version(
     digest: str | None = None,
     token_hash: str | None = None,
     owner_id: int | None = None,
+    image_for: Callable[[int, int], str] | None = None,
 ) -> tuple[Bot, BotVersion]:
     """Store a new bot, or the next version of an existing one, in one transaction.
 
-    A bot keeps its runtime while it is registered: a version of another runtime is an
-    error unless the bot was removed first. ``owner_id``: the participant it belongs to
-    (the competition server); a bot owned by one participant takes no versions from
-    anyone else."""
+    ``name`` is compared ignoring case: ``Victim`` is the next version of a stored
+    ``victim`` (which keeps its spelling). A bot keeps its runtime while it is registered:
+    a version of another runtime is an error unless the bot was removed first.
+    ``owner_id``: the participant it belongs to (the competition server); a bot owned by
+    one participant takes no versions from anyone else. ``image_for(bot id, version)``
+    gives the version's image name when it derives from them (a built image's tag)."""
+    for attempt in (1, 2):
+        try:
+            return _add_version(
+                db, name, runtime, command, image, digest, token_hash, owner_id, image_for
+            )
+        except IntegrityError:
+            # another registration of the same name (ignoring case) committed first: the
+            # second look finds its bot, and decides by its owner
+            if attempt == 2:
+                raise ArenaError(f"the name {name!r} was taken meanwhile: try again") from None
+    raise AssertionError("unreachable")
+
+
+def _add_version(
+    db: Db,
+    name: str,
+    runtime: str,
+    command: str | None,
+    image: str | None,
+    digest: str | None,
+    token_hash: str | None,
+    owner_id: int | None,
+    image_for: Callable[[int, int], str] | None,
+) -> tuple[Bot, BotVersion]:
     with session(db) as s:
-        bot = s.exec(select(Bot).where(Bot.name == name)).first()
+        bot = _named(s, name)
         if bot is None:
-            bot = Bot(name=name, runtime=runtime, owner_id=owner_id)
+            bot = Bot(name=name, name_key=name_key(name), runtime=runtime, owner_id=owner_id)
             s.add(bot)
             s.flush()
             number = 1
         else:
+            name = bot.name
             if bot.runtime != runtime and not bot.removed:
                 raise ArenaError(
                     f"bot {name!r} is a {bot.runtime} bot; "
@@ -53,7 +103,7 @@ def add_version(
             bot_id=bot.id,
             version=number,
             command=command,
-            image=image,
+            image=image_for(bot.id, number) if image_for is not None else image,
             digest=digest,
             token_hash=token_hash,
         )
@@ -73,7 +123,7 @@ def _newest(s: Session, bot_id: int | None) -> BotVersion | None:
 def latest(db: Db, name: str) -> tuple[Bot, BotVersion] | None:
     """A registered (not removed) bot and its newest version."""
     with session(db) as s:
-        bot = s.exec(select(Bot).where(Bot.name == name, Bot.removed == False)).first()  # noqa: E712
+        bot = _named(s, name, removed=False)
         if bot is None:
             return None
         version = _newest(s, bot.id)
@@ -86,7 +136,7 @@ def numbered(db: Db, name: str, number: int) -> tuple[Bot, BotVersion | None] | 
     """A registered (not removed) bot and its version ``number`` (None if it has no such
     version); None if no bot of that name is registered."""
     with session(db) as s:
-        bot = s.exec(select(Bot).where(Bot.name == name, Bot.removed == False)).first()  # noqa: E712
+        bot = _named(s, name, removed=False)
         if bot is None:
             return None
         version = s.exec(
@@ -105,7 +155,7 @@ def registered(db: Db) -> list[tuple[Bot, BotVersion | None]]:
 def remove(db: Db, name: str) -> bool:
     """Mark a registered bot removed; False if there is none of that name."""
     with session(db) as s:
-        bot = s.exec(select(Bot).where(Bot.name == name, Bot.removed == False)).first()  # noqa: E712
+        bot = _named(s, name, removed=False)
         if bot is None:
             return False
         bot.removed = True
@@ -148,9 +198,9 @@ def owners(db: Db) -> dict[str, int | None]:
 
 
 def by_name(db: Db, name: str) -> Bot | None:
-    """A stored bot by name, removed or not."""
+    """A stored bot by name (ignoring case), removed or not."""
     with session(db) as s:
-        return s.exec(select(Bot).where(Bot.name == name)).first()
+        return _named(s, name)
 
 
 def versions(db: Db, bot_id: int | None) -> list[BotVersion]:

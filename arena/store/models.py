@@ -13,11 +13,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint, event
 from sqlmodel import Field, SQLModel
 
 from arena.bots import BotSource, Command, Image, Policy, Remote, source_dict, source_from_dict
-from arena.names import ENTRY_NAME_MAX, NAME_MAX
+from arena.names import ENTRY_NAME_MAX, NAME_MAX, name_key
 from arena.seeds import DealKey
 from arena.status import (
     AbTestStatus,
@@ -31,6 +31,8 @@ from arena.status import (
     UnitStatus,
 )
 
+KEY_MAX = 4 * NAME_MAX + 24  # a name's key (NFKC may lengthen it) and a "#<id>" suffix
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -42,6 +44,9 @@ class Bot(SQLModel, table=True):
     __tablename__ = "bot"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True, max_length=NAME_MAX)
+    # arena.names.name_key(name): names differing only in case are one bot (unique here);
+    # a row migrated beside an older one of the same key keeps "<key>#<id>" (0011)
+    name_key: str | None = Field(default=None, index=True, unique=True, max_length=KEY_MAX)
     runtime: str = Field(max_length=16)  # process | docker | remote
     created: datetime = Field(default_factory=now)
     removed: bool = Field(default=False)
@@ -56,6 +61,7 @@ class Participant(SQLModel, table=True):
     __tablename__ = "participant"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True, max_length=64)
+    name_key: str | None = Field(default=None, index=True, unique=True, max_length=KEY_MAX)
     token_hash: str = Field(index=True, unique=True, max_length=128)  # sha256 hex
     role: str = Field(default=Role.PARTICIPANT, max_length=16)  # Role
     created: datetime = Field(default_factory=now)
@@ -74,6 +80,15 @@ class WebSession(SQLModel, table=True):
     created: datetime = Field(default_factory=now)
     last_seen: datetime = Field(default_factory=now)
     expires: datetime
+
+
+@event.listens_for(Bot, "before_insert")
+@event.listens_for(Participant, "before_insert")
+def _keyed(_mapper: Any, _connection: Any, row: Bot | Participant) -> None:
+    """Every new bot and participant row carries its name's key (arena.names.name_key),
+    whichever code stores it: the unique column is what keeps names apart."""
+    if row.name_key is None:
+        row.name_key = name_key(row.name)
 
 
 class Build(SQLModel, table=True):

@@ -1,22 +1,37 @@
-"""Participants of the competition server (their login tokens are stored hashed)."""
+"""Participants of the competition server (their login tokens are stored hashed). Names
+are unique ignoring case (arena.names.name_key, a unique column): ``Alice`` cannot join
+beside ``alice``, even at the same moment."""
 
 from __future__ import annotations
 
-from sqlmodel import col, select
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, or_, select
 
 from arena.errors import ArenaError
+from arena.names import name_key
 from arena.status import Role
 from arena.store.db import Db, session
 from arena.store.models import Participant
 
 
 def add(db: Db, name: str, token_hash: str, role: Role = Role.PARTICIPANT) -> Participant:
+    key = name_key(name)
+    taken = ArenaError(f"a participant named {name!r} exists already")
     with session(db) as s:
-        if s.exec(select(Participant).where(Participant.name == name)).first() is not None:
-            raise ArenaError(f"a participant named {name!r} exists already")
-        p = Participant(name=name, token_hash=token_hash, role=role)
+        same = or_(Participant.name == name, Participant.name_key == key)
+        found = s.exec(select(Participant).where(same)).first()
+        if found is not None and found.name != name:
+            raise ArenaError(
+                f"a participant named {found.name!r} exists already (names ignore case)"
+            )
+        if found is not None:
+            raise taken
+        p = Participant(name=name, name_key=key, token_hash=token_hash, role=role)
         s.add(p)
-        s.commit()
+        try:
+            s.commit()
+        except IntegrityError:  # the same name (ignoring case) joined meanwhile
+            raise taken from None
         s.refresh(p)
         return p
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import shutil
 import subprocess
 import uuid
@@ -82,7 +83,8 @@ def test_a_kit_whose_base_is_missing_gets_one_line_naming_it(
     kit.mkdir()
     (kit / "Dockerfile").write_text(f"ARG BASE={absent}\nFROM ${{BASE}}\nCOPY bot.py /bot/\n")
     (kit / "bot.py").write_text(TINY_BOT)
-    r = arena("bot", "submit", str(kit), "--name", "needs-base", db=tmp_path / "a.db")
+    args = ("bot", "submit", str(kit), "--name", "needs-base", "--allow-any-base")
+    r = arena(*args, db=tmp_path / "a.db")
     assert r.returncode == 2
     line = _one_error_line(r.stderr)
     assert f"its base image {absent} is not here" in line and "never pulls" in line
@@ -137,13 +139,17 @@ def test_a_bot_that_fails_the_compliance_check_is_not_registered(
         assert "FAIL connects:" in r.stderr and "bot exit code 3" in r.stderr
         last = r.stderr.strip().splitlines()[-1]
         assert last.startswith("error: quitter was not registered: ") and "--skip-check" in last
+        kept = re.search(r"the image stays as (flip7-bot/build-[0-9a-f]+:latest)", last)
+        assert kept is not None, last  # a random tag, never the bot's name
+        _remove(docker_engine, kept.group(1))
         assert "quitter" not in registered(db)
         # documented escape hatch: registered anyway, unchecked
         forced = arena("bot", "submit", str(kit), "--name", "quitter", "--skip-check", db=db)
         assert forced.returncode == 0, forced.stderr
         assert registered(db)["quitter"]["version"] == 1
     finally:
-        _remove(docker_engine, "flip7-bot/quitter:v1")
+        for bot in registered(db).values():
+            _remove(docker_engine, bot["digest"])
 
 
 @pytest.mark.timeout(300)
@@ -177,3 +183,42 @@ def test_submit_states_the_sandbox_defaults_it_uses() -> None:
     doc = " ".join((bot_submit.__doc__ or "").split())
     assert f"{limits.memory} of memory without swap" in doc and "no network" in doc
     assert f"{limits.pids} processes" in doc and f"{limits.timeout:g} s" in doc
+
+
+@pytest.mark.timeout(600)
+def test_the_operator_builds_from_another_local_image_only_with_allow_any_base(
+    images: dict[str, str], docker_engine: Any, tmp_path: Path
+) -> None:
+    """Like an upload, ``bot submit`` reads only the arena's bases by default; the operator
+    may allow any local image explicitly. A registered image is tagged by the bot's id."""
+    other = images["ev"]  # a local image that is not one of the bases
+    kit = tmp_path / "on-ev"
+    kit.mkdir()
+    (kit / "Dockerfile").write_text(f"FROM {other}\nLABEL derived=yes\n")
+    db = tmp_path / "a.db"
+    args = ("bot", "submit", str(kit), "--name", "derived", "--skip-check", "--json")
+    refused = arena(*args, db=db)
+    assert refused.returncode == 2
+    line = _one_error_line(refused.stderr)
+    assert f"FROM {other!r} reads an image that is not one of the arena's bases" in line
+    assert PYTHON_BASE in line and "scratch" in line
+    assert registered(db) == {}
+    allowed = arena(*args, "--allow-any-base", db=db)
+    assert allowed.returncode == 0, allowed.stderr
+    data = json.loads(allowed.stdout)
+    try:
+        bot = registered(db)["derived"]
+        assert data["image"] == bot["image"] and re.fullmatch(r"flip7-bot/bot-\d+:v1", bot["image"])
+        assert docker_engine.api.inspect_image(bot["image"])["Id"] == bot["digest"]
+        assert data["base"] == [other]
+    finally:
+        _remove(docker_engine, data["digest"])
+
+
+def test_submit_help_states_the_allowed_bases_and_the_flag() -> None:
+    r = run_arena("bot", "submit", "--help", timeout=60)
+    assert r.returncode == 0
+    text = " ".join(r.stdout.split())
+    assert "--allow-any-base" in text
+    for base in ("flip7/python-base", "flip7/node-base", "flip7/cpp-base", "flip7/java-base"):
+        assert base in text

@@ -253,5 +253,4 @@ def test_a_submit_terminated_mid_build_leaves_nothing_behind(engine: Any, tmp_pa
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130 and "Traceback" not in err, (proc.returncode, err)
-    assert leftovers(engine, marker) == []
-    assert _gone(engine, "flip7-bot/term:v1")
+    assert leftovers(engine, marker) == []  # its images, the random build tag's included

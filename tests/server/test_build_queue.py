@@ -13,6 +13,7 @@ upload made another participant's 9 s upload take 55 s, and 15 concurrent upload
 from __future__ import annotations
 
 import io
+import re
 import tarfile
 import tempfile
 import threading
@@ -106,6 +107,42 @@ class Participant:
         return self.c.post(f"/api/builds/{build_id}/cancel", headers=self.auth)
 
 
+def made_by(log: str) -> tuple[list[str], list[str]]:
+    """What a build's log says it created in the engine: the images of its own steps (not
+    its base, not a step taken from the cache) and the tags it set."""
+    ids: list[str] = []
+    tags: list[str] = []
+    step, cached = 0, False
+    for line in log.splitlines():
+        if m := re.match(r"Step (\d+)/\d+ :", line):
+            step, cached = int(m[1]), False
+        elif line.strip() == "---> Using cache":
+            cached = True
+        elif (m := re.fullmatch(r" ---> ([0-9a-f]{12,64})", line)) and step > 1 and not cached:
+            ids.append(m[1])
+        elif m := re.fullmatch(r"Successfully tagged (\S+)", line):
+            tags.append(m[1])
+    return ids, tags
+
+
+def gone(docker_engine: Any, ref: str) -> bool:
+    import docker.errors
+
+    try:
+        docker_engine.images.get(ref)
+    except docker.errors.ImageNotFound:
+        return True
+    return False
+
+
+def registered_image(db: str, name: str) -> str:
+    from arena.registry import latest
+
+    found = latest(db, name)
+    assert found is not None and found[1].image, name
+    return str(found[1].image)
+
+
 def ended(b: dict[str, Any]) -> float:
     from datetime import datetime
 
@@ -173,8 +210,9 @@ def test_a_queued_or_running_build_is_cancelled_and_leaves_nothing(
     assert time.monotonic() - t0 < 60
     assert "woke" not in done["detail"] and "nothing was registered" in done["detail"]
     assert alice.c.get("/api/me/bots", headers=alice.auth).json() == []
-    for image in docker_engine.images.list():
-        assert not any(tag in t for t in image.tags), image.tags
+    made, _tags = made_by(done["log"])
+    assert made, "the log shows the image of the step before the sleep"
+    assert [i for i in made if not gone(docker_engine, i)] == []
     leftovers = [
         c.name
         for c in docker_engine.containers.list()
@@ -211,7 +249,9 @@ def test_a_build_cancelled_during_its_compliance_check_registers_nothing(
     done = alice.wait(build_id, "cancelled", timeout=60)
     assert done["version"] is None
     assert alice.c.get("/api/me/bots", headers=alice.auth).json() == []
-    assert not [i for i in docker_engine.images.list() if any(name in t for t in i.tags)]
+    _made, tags = made_by(alice.build(build_id)["log"])
+    assert tags, "the image was built (and tagged) before its check"
+    assert [t for t in tags if not gone(docker_engine, t)] == []
     assert "cancelled" in c.get(page).text and 'id="cancel-form"' not in c.get(page).text
 
 
@@ -302,4 +342,4 @@ def test_two_participants_bots_are_built_and_checked_side_by_side(
         assert done["status"] == "passed" and done["version"] == 1, done
         mine = p.c.get("/api/me/bots", headers=p.auth).json()
         assert [m["name"] for m in mine] == [n]
-        docker_engine.api.remove_image(f"flip7-bot/{n}:v1", force=True)
+        docker_engine.api.remove_image(registered_image(db, n), force=True)

@@ -8,6 +8,7 @@ temporary folder); the time from the upload to the bot's first stored game is pr
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tarfile
@@ -201,8 +202,14 @@ def test_sign_in_upload_see_it_pass_and_the_leaderboard_update_without_reload(
             f"{to_first_game:.1f} s\nscreenshots in {screens}:\n  "
             + "\n  ".join(p.name for p in saved)
         )
-    for tag in (f"flip7-bot/{name}:v1",):
-        docker_engine.api.remove_image(tag, force=True)
+    import docker.errors
+
+    from arena.registry import latest
+
+    found = latest(db, name)
+    assert found is not None and found[1].image == f"flip7-bot/bot-{found[0].id}:v1"
+    with contextlib.suppress(docker.errors.ImageNotFound):  # an identical build's, gone
+        docker_engine.api.remove_image(found[1].image, force=True)  # its tag: others stay
 
 
 def _tar_gz(path: Path, dockerfile: str) -> Path:

@@ -11,6 +11,7 @@ registered as its owner's bot, pinned by image id.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import tarfile
 import time
@@ -227,10 +228,15 @@ def test_the_python_example_bot_uploaded_builds_passes_the_check_and_is_register
     assert r.status_code == 200 and r.json()["version"] == 2, r.text
     (mine,) = c.get("/api/me/bots", headers=auth).json()
     assert mine == {"name": name, "runtime": "docker", "version": 2}
+    import docker.errors
+
     from arena.registry import latest
+    from arena.store.bots import versions
 
     _bot, version = latest(db, name)
     assert version.digest and version.digest.startswith("sha256:")  # pinned by id
     assert _bot.owner_id is not None
-    for tag in (f"flip7-bot/{name}:v1", f"flip7-bot/{name}:v2"):
-        docker_engine.api.remove_image(tag, force=True)
+    assert version.image == f"flip7-bot/bot-{_bot.id}:v2"  # tagged by its id, not its name
+    for v in versions(db, _bot.id):  # by tag: an identical build's image stays
+        with contextlib.suppress(docker.errors.ImageNotFound):
+            docker_engine.api.remove_image(v.image, force=True)

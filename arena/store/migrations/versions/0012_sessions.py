@@ -1,15 +1,15 @@
 """web sessions: the competition server's signed-in browsers, kept on the server
 
-Revision ID: 0013
-Revises: 0010 (to be rechained onto the last revision when it lands)
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-04 16:00:00
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
