@@ -23,7 +23,7 @@ from arena.errors import ArenaError, UsageProblem
 from arena.names import check_bot_name
 from arena.runtime.build_sandbox import BuildLimits
 from arena.server.buildqueue import LOG_CAP, BuildQueue, Job
-from arena.server.upload import unpack_upload
+from arena.server.upload import UploadRejected, unpack_upload
 from arena.status import BuildStatus
 from arena.store import builds
 from arena.store.db import Db
@@ -94,6 +94,7 @@ class Uploads:
         folder = Path(tempfile.mkdtemp(prefix="upload-", dir=self._spool))
         try:
             context = unpack_upload(filename, data, folder)  # refused: nothing stored
+            refuse_unbuildable(context)  # e.g. FROM another's image: refused, nothing stored
             build = builds.start_within(
                 self.db,
                 participant_id,
@@ -177,3 +178,19 @@ class Uploads:
         self, job: Job, status: BuildStatus, detail: str, version: int | None = None
     ) -> Build:
         return builds.finish(self.db, job.build_id, status, detail, job.log(), version)
+
+
+def refuse_unbuildable(context: Path) -> None:
+    """Plan the build before it is queued: a Dockerfile that reads another image than the
+    arena's bases (or one that is not here, or an ADD of a URL) is refused at once with
+    the reason, as a bad archive is, instead of becoming a failed build that counts
+    against the hourly limit. The reason names the Dockerfile by its place in the upload,
+    never by the server's folder."""
+    from arena.runtime.build import plan_build
+
+    try:
+        plan_build(context)
+    except UsageProblem as e:
+        raise UploadRejected(
+            str(e).replace(f"{context}/", "").replace(str(context), "the upload")
+        ) from None

@@ -261,8 +261,9 @@ def test_the_hourly_limit_holds_under_concurrent_uploads(db_url: str, serve: Any
     token = add_user(db_url, "alice")
     server = serve(db_url, "--builds", "1")
     at_once = limits.UPLOADS_PER_HOUR + 5
-    # a base that is not in the engine: each build ends at its plan, before Docker builds
-    data = tar_gz({"Dockerfile": 'FROM flip7/no-such-base:latest\nCMD ["true"]\n'})
+    # a build that fails at its first step (a Dockerfile that cannot be planned, such as
+    # one FROM an image that is not here, is refused before it is queued: 400, not counted)
+    data = tar_gz({"Dockerfile": "FROM flip7/python-base:latest\nRUN exit 3\n"})
     go = threading.Barrier(at_once)
     codes: list[int] = []
 
