@@ -1,7 +1,9 @@
 """One registered bot as the gateway sees it: its token, its live stream, its requests.
 
 A :class:`BotLink` outlives individual streams: when a stream drops, pending requests wait
-for a reconnect within the grace period and are then sent again with their original ids.
+for a reconnect within the grace period; the new stream then gets the GameStart of every
+game in flight again, and the pending requests with their original ids
+(docs/protocol.md, "Reconnecting").
 """
 
 from __future__ import annotations
@@ -236,6 +238,12 @@ class BotLink:
         self.bot_version = ""
         self.gone: BotGone | None = None
         self.pending: OrderedDict[int, Pending] = OrderedDict()
+        # the GameStart of every game in flight, by (game id, seat): sent again on each new
+        # stream, so that a bot needs no memory across streams
+        self.starts: dict[tuple[str, int], pb.ArenaMessage] = {}
+        # hellos to refuse with ALREADY_CONNECTED as if the last stream were still live
+        # (`bot check`: a bot must retry a too-quick return)
+        self.refuse_next = 0
         # ids are issued in increasing order: an id up to this one that is not pending was
         # settled (answered or timed out) -- no set of settled ids that grows per request
         self.last_request_id = 0
@@ -277,7 +285,9 @@ class BotLink:
         self._received_on_stream = 0
         self._unknown_on_stream = 0
         self._sent_on_stream = len(self.pending)
-        for p in self.pending.values():  # resume: send pending requests again
+        for start in self.starts.values():  # resume: the games in flight, then their requests
+            conn.send(start)
+        for p in self.pending.values():  # ... sent again with their original ids
             conn.send_request(p.message)
         if self.on_connect is not None:
             self.on_connect()
@@ -324,6 +334,7 @@ class BotLink:
         if self._grace is not None:
             self._grace.cancel()
             self._grace = None
+        self.starts.clear()
         if self.conn is not None:
             self.conn.send(messages.goodbye(reason))
             self.conn.close()
@@ -333,7 +344,16 @@ class BotLink:
 
     # ------------------------------------------------------------ messages
     def send(self, msg: pb.ArenaMessage) -> None:
-        """A notice (game start/end): sent if connected, dropped otherwise."""
+        """A notice (game start/end): sent if connected. A game's start is also kept until
+        its end and sent again on every new stream (before the requests sent again); other
+        notices sent while no stream is connected are dropped."""
+        which = msg.WhichOneof("msg")
+        if which == "game_start":
+            self.starts[(msg.game_start.game_id, msg.game_start.seat)] = msg
+        elif which == "game_end":
+            game_id = msg.game_end.game_id
+            for key in [k for k in self.starts if k[0] == game_id]:
+                del self.starts[key]
         if self.conn is not None:
             self.conn.send(msg)
 

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -200,5 +201,42 @@ def test_a_bot_without_batches_gets_one_request_per_message_at_once() -> None:
         for i in (1, 2, 3):
             link.on_answer(pb.Answer(request_id=i, option_index=0))
         assert [await f for f in futs] == [0, 0, 0]
+
+    run(main())
+
+
+def test_a_dropped_stream_ends_with_unavailable_that_says_reconnect() -> None:
+    """UNAVAILABLE alone reads as "the arena is gone": its details say what to do, and a
+    quick return while the old stream is still live is told to retry."""
+
+    async def main() -> None:
+        async with Gateway(reconnect_grace=2.0) as gw:
+            token, link = gw.register("alice")
+            hello = pb.Hello(token=token, protocol_version=PROTOCOL_VERSION, bot_name="a")
+            async with grpc.aio.insecure_channel(gw.address) as ch:
+                queue: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+                queue.put_nowait(pb.BotMessage(hello=hello))
+
+                async def out():  # type: ignore[no-untyped-def]
+                    while (m := await queue.get()) is not None:
+                        yield m
+
+                call = pb_grpc.ArenaStub(ch).Play(out())
+                assert (await call.read()).WhichOneof("msg") == "welcome"
+                await link.connected.wait()
+                refused = await _first_reply(gw.address, hello)
+                assert refused.error.code == pb.Error.ALREADY_CONNECTED
+                assert "retry" in refused.error.message
+                assert link.kick()
+                with pytest.raises(grpc.aio.AioRpcError) as ended:
+                    await call.read()
+                assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+                details = ended.value.details() or ""
+                assert "reconnect with the same token" in details, details
+                assert "docs/protocol.md#reconnecting" in details
+                queue.put_nowait(None)
+            # back within the grace period: welcomed again on a new stream
+            again = await _first_reply(gw.address, hello)
+            assert again.WhichOneof("msg") == "welcome"
 
     run(main())
