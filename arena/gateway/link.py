@@ -258,6 +258,9 @@ class BotLink:
         self.record_latency = False
         self.persistent = False  # the link outlives matches: fleets (arena.match.fleet)
         self.on_connect: Callable[[], None] | None = None  # called after each attach
+        # called with each hello that names this link's token and what became of it:
+        # "welcome", "already_connected" or "closed" (`bot check` judges reconnects by it)
+        self.on_hello: Callable[[str], None] | None = None
         # deadlines: a heap of (expiry, request id) and one timer for the earliest
         self._deadlines: list[tuple[float, int]] = []
         self._timer: asyncio.TimerHandle | None = None
@@ -291,6 +294,10 @@ class BotLink:
             conn.send_request(p.message)
         if self.on_connect is not None:
             self.on_connect()
+
+    def heard_hello(self, outcome: str) -> None:
+        if self.on_hello is not None:
+            self.on_hello(outcome)
 
     def detach(self, conn: Connection, reason: str) -> None:
         if self.conn is not conn:

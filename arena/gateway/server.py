@@ -295,9 +295,11 @@ class Gateway(pb_grpc.ArenaServicer):
             return
         if link.conn is not None or link.refuse_next > 0:
             link.refuse_next = max(0, link.refuse_next - 1)
+            link.heard_hello("already_connected")
             yield _error(pb.Error.ALREADY_CONNECTED, ALREADY_CONNECTED)
             return
         if link.gone is not None and not link.persistent:
+            link.heard_hello("closed")
             yield _error(
                 pb.Error.PROTOCOL,
                 f"this bot's seats are closed ({link.gone.detail}); do not reconnect",
@@ -314,6 +316,7 @@ class Gateway(pb_grpc.ArenaServicer):
             arena_version=__version__,
             batches=hello.batches,
         )
+        link.heard_hello("welcome")
         link.attach(conn, hello)
         reader = asyncio.create_task(self._read(request_iterator, link, conn))
         try:
