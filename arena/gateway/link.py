@@ -121,6 +121,8 @@ class Pending:
 
 # answers a stream may send beyond one per request it was sent before it counts as a flood
 FLOOD_ALLOWANCE = 32
+# GameEnds kept for a bot while no stream of its is connected (the latest)
+MISSED_ENDS = 256
 # characters of a bot's own error report (Answer.error) that are kept
 ERROR_CHARS = 1000
 
@@ -241,6 +243,9 @@ class BotLink:
         # the GameStart of every game in flight, by (game id, seat): sent again on each new
         # stream, so that a bot needs no memory across streams
         self.starts: dict[tuple[str, int], pb.ArenaMessage] = {}
+        # the GameEnd of games that ended while no stream was connected: sent on the next
+        # (at most MISSED_ENDS, the latest)
+        self.missed_ends: deque[pb.ArenaMessage] = deque(maxlen=MISSED_ENDS)
         # hellos to refuse with ALREADY_CONNECTED as if the last stream were still live
         # (`bot check`: a bot must retry a too-quick return)
         self.refuse_next = 0
@@ -288,7 +293,9 @@ class BotLink:
         self._received_on_stream = 0
         self._unknown_on_stream = 0
         self._sent_on_stream = len(self.pending)
-        for start in self.starts.values():  # resume: the games in flight, then their requests
+        while self.missed_ends:  # resume: the games that ended meanwhile,
+            conn.send(self.missed_ends.popleft())
+        for start in self.starts.values():  # the games in flight, then their requests
             conn.send(start)
         for p in self.pending.values():  # ... sent again with their original ids
             conn.send_request(p.message)
@@ -342,6 +349,7 @@ class BotLink:
             self._grace.cancel()
             self._grace = None
         self.starts.clear()
+        self.missed_ends.clear()
         if self.conn is not None:
             self.conn.send(messages.goodbye(reason))
             self.conn.close()
@@ -352,8 +360,9 @@ class BotLink:
     # ------------------------------------------------------------ messages
     def send(self, msg: pb.ArenaMessage) -> None:
         """A notice (game start/end): sent if connected. A game's start is also kept until
-        its end and sent again on every new stream (before the requests sent again); other
-        notices sent while no stream is connected are dropped."""
+        its end and sent again on every new stream (before the requests sent again); a
+        game's end while no stream is connected is sent on the next one (the latest
+        :data:`MISSED_ENDS`); other notices sent while none is connected are dropped."""
         which = msg.WhichOneof("msg")
         if which == "game_start":
             self.starts[(msg.game_start.game_id, msg.game_start.seat)] = msg
@@ -361,6 +370,8 @@ class BotLink:
             game_id = msg.game_end.game_id
             for key in [k for k in self.starts if k[0] == game_id]:
                 del self.starts[key]
+            if self.conn is None:
+                self.missed_ends.append(msg)
         if self.conn is not None:
             self.conn.send(msg)
 
