@@ -190,6 +190,11 @@ class Bot:
         status ('completed', or 'void' after an arena failure)."""
 
 
+# the arena may send up to 16 MiB in one message (a batch, a Swap with many options): more
+# than gRPC's default 4 MiB (docs/protocol.md#limits)
+CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+
+
 class _FunctionBot(Bot):
     def __init__(self, fn: Callable[[Request], int], name: str) -> None:
         self.fn = fn
@@ -268,7 +273,7 @@ class Client:
                 batches=self.batches,
             )
         )
-        async with grpc.aio.insecure_channel(self.address) as channel:
+        async with grpc.aio.insecure_channel(self.address, options=CHANNEL_OPTIONS) as channel:
             stub = pb_grpc.ArenaStub(channel)
             call = stub.Play()  # read and write the stream directly: no extra task per message
             await call.write(hello)
