@@ -470,6 +470,7 @@ def _judge(
             f"{lost[0].kind}: {lost[0].detail}"
             if lost
             else "the arena dropped the stream; the bot came back and finished every game",
+            RULE_RECONNECT,
         )
     )
     return checks
