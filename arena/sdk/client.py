@@ -226,7 +226,7 @@ class Client:
         self.want_forced = want_forced
         self.reconnect_for = reconnect_for
         self.games: dict[str, GameInfo] = {}
-        self._seats: set[tuple[str, int]] = set()  # (game id, seat) of the games in flight
+        self._seats: dict[str, set[int]] = {}  # game id -> the seats started in it
         self.welcome: pb.Welcome | None = None
         self._welcomed = False
 
@@ -302,9 +302,8 @@ class Client:
                 elif which == "game_start":
                     self._start(msg.game_start)
                 elif which == "game_end":
-                    gid = msg.game_end.game_id
-                    self._seats = {k for k in self._seats if k[0] != gid}
-                    info = self.games.pop(gid, None)
+                    self._seats.pop(msg.game_end.game_id, None)
+                    info = self.games.pop(msg.game_end.game_id, None)
                     if info is not None:
                         self.bot.game_ended(info, msg.game_end)
                 elif which == "welcome":
@@ -326,9 +325,10 @@ class Client:
         """A game begins -- or, on a new stream after a reconnect, a game in flight is
         announced again: that one is already known and ``game_started`` is not called twice
         (docs/protocol.md#reconnecting)."""
-        if (gs.game_id, gs.seat) in self._seats:
+        seats = self._seats.setdefault(gs.game_id, set())
+        if gs.seat in seats:
             return
-        self._seats.add((gs.game_id, gs.seat))
+        seats.add(gs.seat)
         info = game_info(gs)
         self.games[gs.game_id] = info
         self.bot.game_started(info)
