@@ -2,7 +2,9 @@
 
 It plays scripted games (stacked decks) that put every decision kind of both variants in
 front of the bot, then a burst of concurrent games, then a match in which the arena drops
-the bot's stream once. Each check says what it saw.
+the bot's stream once with requests pending and refuses its first returns with
+ALREADY_CONNECTED. Each check says what it saw; a failed check names the rule the bot broke
+and the section of docs/protocol.md that states it.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from arena import limits
@@ -24,15 +26,33 @@ from engine import DECISION_KINDS
 
 OPPONENT = "threshold:0"  # stays at its first chance: keeps scripted draws in order
 
+# the reconnect rules (docs/protocol.md): the drop comes with the check's N-th request, the
+# first REFUSED returns hear ALREADY_CONNECTED, and the bot has GRACE seconds to come back
+DROP_AT_REQUEST = 5
+REFUSED_RETURNS = 2
+RECONNECT_GRACE = 5.0
+PROTOCOL_DOC = "docs/protocol.md"
+RULE_RECONNECT = f"{PROTOCOL_DOC}#reconnecting"
+RULE_ALREADY_CONNECTED = f"{PROTOCOL_DOC}#already-connected"
+RULE_GRACE = f"{PROTOCOL_DOC}#the-grace-period"
+
 
 @dataclass
 class Check:
     name: str
     ok: bool
     detail: str
+    rule: str = ""  # where the rule it checks is stated (a section of docs/protocol.md)
+
+    def __post_init__(self) -> None:
+        if not self.ok and self.rule:
+            self.detail = f"{self.detail} (rule: {self.rule})"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "ok": self.ok, "detail": self.detail}
+        out = {"name": self.name, "ok": self.ok, "detail": self.detail}
+        if self.rule:
+            out["rule"] = self.rule
+        return out
 
 
 @dataclass
@@ -92,8 +112,8 @@ def _entries(bot: BotSource, seats: list[str | None]) -> list[BotEntry]:
 
 
 def kick_after(answers: int) -> Callable[[BotLink], None]:
-    """The check's instrument for the reconnect check: each bot link it is given drops its
-    stream once, right after the bot's ``answers``-th answer."""
+    """An instrument for tests: each bot link it is given drops its stream once, right
+    after the bot's ``answers``-th answer."""
 
     def install(link: BotLink) -> None:
         answer = link.on_answer
@@ -104,10 +124,153 @@ def kick_after(answers: int) -> Callable[[BotLink], None]:
             if before < answers <= link.stats.answers:
                 asyncio.get_running_loop().call_soon(link.kick)
 
-        # the check's own instrument on this one link: wrap its answer handler
+        # the instrument on this one link: wrap its answer handler
         link.on_answer = on_answer  # type: ignore[method-assign,assignment]
 
     return install
+
+
+@dataclass
+class DropProbe:
+    """The check's instrument for the reconnect rules, on the bot's link: the stream is
+    dropped as the ``at_request``-th request is issued (so that it and any other unanswered
+    request are pending: they must come back on the new stream), and the first ``refuse``
+    hellos after the drop are answered ALREADY_CONNECTED, as if the old stream were still
+    live. It notes what the bot did."""
+
+    at_request: int = DROP_AT_REQUEST
+    refuse: int = REFUSED_RETURNS
+    link: BotLink | None = None
+    dropped_at: float | None = None  # loop time of the drop
+    pending: frozenset[int] = frozenset()  # request ids pending when it dropped
+    answered: set[int] = field(default_factory=set)  # of those, answered since
+    hellos: list[tuple[float, str]] = field(default_factory=list)  # after the drop
+    # the link's failure after the drop: the bot exited (CRASH, then restarted by the arena
+    # -- not a reconnect) or the grace period ran out (DISCONNECT)
+    failed: tuple[float, str] | None = None
+
+    def install(self, link: BotLink) -> None:
+        if self.link is not None:
+            return  # one bot under test
+        self.link = link
+        request = link.request
+        answer = link.on_answer
+
+        def on_request(rid: int, msg: bytes, n: int, timeout: float) -> asyncio.Future[int]:
+            fut = request(rid, msg, n, timeout)
+            if self.dropped_at is None and link.stats.requests >= self.at_request:
+                self.dropped_at = asyncio.get_running_loop().time()
+                self.pending = frozenset(link.pending)
+                link.refuse_next = self.refuse
+                link.kick()  # the request is queued, not yet written: it stays pending
+            return fut
+
+        def on_answer(msg: pb.Answer) -> None:
+            if msg.request_id in self.pending:
+                self.answered.add(msg.request_id)
+            answer(msg)
+
+        def on_hello(outcome: str) -> None:
+            if self.dropped_at is not None:
+                self.hellos.append((asyncio.get_running_loop().time() - self.dropped_at, outcome))
+
+        fail = link.fail
+
+        def on_fail(kind: FaultKind, detail: str) -> None:
+            if self.dropped_at is not None and self.failed is None and link.gone is None:
+                now = asyncio.get_running_loop().time()
+                self.failed = (now - self.dropped_at, f"{kind}: {detail}")
+            fail(kind, detail)
+
+        link.fail = on_fail  # type: ignore[method-assign]
+        link.request = on_request  # type: ignore[method-assign,assignment]
+        link.on_answer = on_answer  # type: ignore[method-assign,assignment]
+        link.on_hello = on_hello
+
+    def judge(self, grace: float) -> list[Check]:
+        """The three reconnect rules, each judged on its own: the bot came back within the
+        grace period; it retried ALREADY_CONNECTED; it answered the requests sent again."""
+        if self.dropped_at is None:
+            why = f"not reached: the bot was sent fewer than {self.at_request} requests"
+            return [
+                Check("reconnects within the grace period", False, why, RULE_GRACE),
+                Check("retries ALREADY_CONNECTED", False, why, RULE_ALREADY_CONNECTED),
+                Check("answers the requests sent again", False, why, RULE_RECONNECT),
+            ]
+        pending = len(self.pending)
+        # a return counts until the link failed: a hello after that is a restarted bot's
+        # (it exited) or one back too late
+        until = min(grace, self.failed[0]) if self.failed is not None else grace
+        tries = [(t, what) for t, what in self.hellos if t <= until]
+        back = [t for t, what in tries if what == "welcome"]
+        refused = sum(1 for _, what in tries if what == "already_connected")
+        rule = RULE_GRACE
+        if tries:
+            came = f"it returned after {tries[0][0]:.2f} s"
+        elif self.failed is not None and self.failed[0] < grace:
+            rule = RULE_RECONNECT
+            came = (
+                f"instead of reconnecting, the bot ended ({self.failed[1]}); the games it was "
+                "playing were lost"
+            )
+        else:
+            came = "it was not back in time: its seats forfeited their games as DISCONNECT"
+        checks = [
+            Check(
+                "reconnects within the grace period",
+                bool(tries),
+                f"the arena dropped the stream with {pending} request(s) pending; {came} "
+                f"(grace {grace:g} s)",
+                rule,
+            )
+        ]
+        if not tries:
+            checks.append(
+                Check(
+                    "retries ALREADY_CONNECTED",
+                    False,
+                    "not reached: the bot did not come back",
+                    RULE_ALREADY_CONNECTED,
+                )
+            )
+        else:
+            checks.append(
+                Check(
+                    "retries ALREADY_CONNECTED",
+                    bool(back) and refused >= self.refuse,
+                    f"refused {refused} time(s) with ALREADY_CONNECTED, it tried again and was "
+                    f"welcomed after {back[0]:.2f} s"
+                    if back and refused >= self.refuse
+                    else f"refused {refused} time(s) with ALREADY_CONNECTED, it gave up "
+                    "instead of trying again"
+                    + (f" ({self.failed[1]})" if self.failed is not None else ""),
+                    RULE_ALREADY_CONNECTED,
+                )
+            )
+        unanswered = sorted(self.pending - self.answered)
+        if not back:
+            checks.append(
+                Check(
+                    "answers the requests sent again",
+                    False,
+                    "not reached: the bot was not welcomed back",
+                    RULE_RECONNECT,
+                )
+            )
+        else:
+            checks.append(
+                Check(
+                    "answers the requests sent again",
+                    not unanswered,
+                    f"the {pending} pending request(s) came again on the new stream with "
+                    f"their ids and were answered"
+                    if not unanswered
+                    else f"request(s) {', '.join(map(str, unanswered))} came again on the new "
+                    f"stream with their original ids and were never answered",
+                    RULE_RECONNECT,
+                )
+            )
+        return checks
 
 
 async def _scenario(bot: BotSource, sc: Scenario, faults: FaultPolicy, seed: int) -> MatchResult:
@@ -160,20 +323,44 @@ async def run_checks(
         )
     )
     say("a dropped stream")
-    reconnect = await run_match(
+    reconnect, probe = await run_reconnect(bot, deadline=deadline, seed=seed + 200)
+    everything = [r for _, r in results] + [burst, reconnect]
+    checks = _judge(results, burst, reconnect, everything, deadline, concurrent_games)
+    return checks + probe.judge(RECONNECT_GRACE)
+
+
+async def run_reconnect(
+    bot: BotSource, *, deadline: float = limits.DEFAULT_DEADLINE, seed: int = 201
+) -> tuple[MatchResult, DropProbe]:
+    """The reconnect part of the suite alone: a match of six games, two at a time, in
+    which the arena drops the bot's stream with requests pending and refuses its first
+    returns with ALREADY_CONNECTED. The time bank covers the grace period: a bot that is
+    back in time has time to answer what it is sent again."""
+    probe = DropProbe()
+    result = await run_match(
         MatchSpec(
             bots=_entries(bot, [None, "threshold:23"]),
             games=6,
-            seed=seed + 200,
+            seed=seed,
             concurrency=2,
             faults=FaultPolicy(
-                deadline=deadline, time_bank=deadline, max_strikes=1_000, reconnect_grace=5.0
+                deadline=deadline,
+                time_bank=deadline + RECONNECT_GRACE,
+                max_strikes=1_000,
+                reconnect_grace=RECONNECT_GRACE,
             ),
         ),
-        on_link=kick_after(5),
+        on_link=probe.install,
     )
-    everything = [r for _, r in results] + [burst, reconnect]
-    return _judge(results, burst, reconnect, everything, deadline, concurrent_games)
+    return result, probe
+
+
+async def check_reconnects(
+    bot: BotSource, *, deadline: float = limits.DEFAULT_DEADLINE
+) -> list[Check]:
+    """Only the reconnect rules (the last part of :func:`run_checks`)."""
+    _, probe = await run_reconnect(bot, deadline=deadline)
+    return probe.judge(RECONNECT_GRACE)
 
 
 def _faults(results: list[MatchResult], kind: FaultKind) -> list[str]:
@@ -283,6 +470,7 @@ def _judge(
             f"{lost[0].kind}: {lost[0].detail}"
             if lost
             else "the arena dropped the stream; the bot came back and finished every game",
+            RULE_RECONNECT,
         )
     )
     return checks

@@ -582,8 +582,10 @@ def bot_check(
     """Run the protocol compliance suite against a bot.
 
     Scripted games (stacked decks) put every decision kind of both variants in front of the
-    bot; then 16 games at once; then the arena drops the bot's stream once and expects it
-    to reconnect. Exit code 0 when every check passes, 1 otherwise.
+    bot; then 16 games at once; then the arena drops the bot's stream with requests pending
+    and refuses its first two returns with ALREADY_CONNECTED: it must come back within 5 s
+    and answer what is sent again (docs/protocol.md, "Reconnecting"). A failed check names
+    the rule it checks. Exit code 0 when every check passes, 1 otherwise.
     """
     from arena.check import run_checks
 

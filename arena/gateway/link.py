@@ -1,7 +1,9 @@
 """One registered bot as the gateway sees it: its token, its live stream, its requests.
 
 A :class:`BotLink` outlives individual streams: when a stream drops, pending requests wait
-for a reconnect within the grace period and are then sent again with their original ids.
+for a reconnect within the grace period; the new stream then gets the GameStart of every
+game in flight again, and the pending requests with their original ids
+(docs/protocol.md, "Reconnecting").
 """
 
 from __future__ import annotations
@@ -119,6 +121,8 @@ class Pending:
 
 # answers a stream may send beyond one per request it was sent before it counts as a flood
 FLOOD_ALLOWANCE = 32
+# GameEnds kept for a bot while no stream of its is connected (the latest)
+MISSED_ENDS = 256
 # characters of a bot's own error report (Answer.error) that are kept
 ERROR_CHARS = 1000
 
@@ -236,6 +240,15 @@ class BotLink:
         self.bot_version = ""
         self.gone: BotGone | None = None
         self.pending: OrderedDict[int, Pending] = OrderedDict()
+        # the GameStart of every game in flight, by (game id, seat): sent again on each new
+        # stream, so that a bot needs no memory across streams
+        self.starts: dict[tuple[str, int], pb.ArenaMessage] = {}
+        # the GameEnd of games that ended while no stream was connected: sent on the next
+        # (at most MISSED_ENDS, the latest)
+        self.missed_ends: deque[pb.ArenaMessage] = deque(maxlen=MISSED_ENDS)
+        # hellos to refuse with ALREADY_CONNECTED as if the last stream were still live
+        # (`bot check`: a bot must retry a too-quick return)
+        self.refuse_next = 0
         # ids are issued in increasing order: an id up to this one that is not pending was
         # settled (answered or timed out) -- no set of settled ids that grows per request
         self.last_request_id = 0
@@ -250,6 +263,9 @@ class BotLink:
         self.record_latency = False
         self.persistent = False  # the link outlives matches: fleets (arena.match.fleet)
         self.on_connect: Callable[[], None] | None = None  # called after each attach
+        # called with each hello that names this link's token and what became of it:
+        # "welcome", "already_connected" or "closed" (`bot check` judges reconnects by it)
+        self.on_hello: Callable[[str], None] | None = None
         # deadlines: a heap of (expiry, request id) and one timer for the earliest
         self._deadlines: list[tuple[float, int]] = []
         self._timer: asyncio.TimerHandle | None = None
@@ -277,10 +293,18 @@ class BotLink:
         self._received_on_stream = 0
         self._unknown_on_stream = 0
         self._sent_on_stream = len(self.pending)
-        for p in self.pending.values():  # resume: send pending requests again
+        while self.missed_ends:  # resume: the games that ended meanwhile,
+            conn.send(self.missed_ends.popleft())
+        for start in self.starts.values():  # the games in flight, then their requests
+            conn.send(start)
+        for p in self.pending.values():  # ... sent again with their original ids
             conn.send_request(p.message)
         if self.on_connect is not None:
             self.on_connect()
+
+    def heard_hello(self, outcome: str) -> None:
+        if self.on_hello is not None:
+            self.on_hello(outcome)
 
     def detach(self, conn: Connection, reason: str) -> None:
         if self.conn is not conn:
@@ -324,6 +348,8 @@ class BotLink:
         if self._grace is not None:
             self._grace.cancel()
             self._grace = None
+        self.starts.clear()
+        self.missed_ends.clear()
         if self.conn is not None:
             self.conn.send(messages.goodbye(reason))
             self.conn.close()
@@ -333,7 +359,19 @@ class BotLink:
 
     # ------------------------------------------------------------ messages
     def send(self, msg: pb.ArenaMessage) -> None:
-        """A notice (game start/end): sent if connected, dropped otherwise."""
+        """A notice (game start/end): sent if connected. A game's start is also kept until
+        its end and sent again on every new stream (before the requests sent again); a
+        game's end while no stream is connected is sent on the next one (the latest
+        :data:`MISSED_ENDS`); other notices sent while none is connected are dropped."""
+        which = msg.WhichOneof("msg")
+        if which == "game_start":
+            self.starts[(msg.game_start.game_id, msg.game_start.seat)] = msg
+        elif which == "game_end":
+            game_id = msg.game_end.game_id
+            for key in [k for k in self.starts if k[0] == game_id]:
+                del self.starts[key]
+            if self.conn is None:
+                self.missed_ends.append(msg)
         if self.conn is not None:
             self.conn.send(msg)
 

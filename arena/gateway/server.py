@@ -75,6 +75,18 @@ def _serialize(msg: pb.ArenaMessage | bytes) -> bytes:
 
 _error = messages.error
 
+# The status details of a stream the arena dropped (gRPC status UNAVAILABLE) and the
+# message of an ALREADY_CONNECTED refusal: each says what the bot should do
+# (docs/protocol.md, "Status codes").
+DROPPED = (
+    "the arena dropped this stream; reconnect with the same token within the reconnect "
+    "grace period (docs/protocol.md#reconnecting)"
+)
+ALREADY_CONNECTED = (
+    "another stream is connected with this token; if it was this bot's own and it just "
+    "ended, retry in a moment (docs/protocol.md#already-connected)"
+)
+
 
 class Gateway(pb_grpc.ArenaServicer):
     """Serve ``arena.v1.Arena`` on ``tcp`` (host:port, port 0 = any free port) and/or a Unix
@@ -281,11 +293,17 @@ class Gateway(pb_grpc.ArenaServicer):
                 f"this arena speaks {PROTOCOL_VERSION}",
             )
             return
-        if link.conn is not None:
-            yield _error(pb.Error.ALREADY_CONNECTED, "another stream is connected with this token")
+        if link.conn is not None or link.refuse_next > 0:
+            link.refuse_next = max(0, link.refuse_next - 1)
+            link.heard_hello("already_connected")
+            yield _error(pb.Error.ALREADY_CONNECTED, ALREADY_CONNECTED)
             return
         if link.gone is not None and not link.persistent:
-            yield _error(pb.Error.PROTOCOL, f"this bot's seats are closed ({link.gone.detail})")
+            link.heard_hello("closed")
+            yield _error(
+                pb.Error.PROTOCOL,
+                f"this bot's seats are closed ({link.gone.detail}); do not reconnect",
+            )
             return
         self._sessions += 1
         conn = Connection(f"s{self._sessions}", peer, batches=hello.batches)
@@ -298,6 +316,7 @@ class Gateway(pb_grpc.ArenaServicer):
             arena_version=__version__,
             batches=hello.batches,
         )
+        link.heard_hello("welcome")
         link.attach(conn, hello)
         reader = asyncio.create_task(self._read(request_iterator, link, conn))
         try:
@@ -310,7 +329,7 @@ class Gateway(pb_grpc.ArenaServicer):
             reader.cancel()
             link.detach(conn, "kicked by the arena" if conn.kicked else "stream closed")
         if conn.kicked:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, "the arena dropped this stream")
+            await context.abort(grpc.StatusCode.UNAVAILABLE, DROPPED)
 
     async def _read(
         self, request_iterator: AsyncIterator[pb.BotMessage], link: BotLink, conn: Connection

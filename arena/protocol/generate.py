@@ -22,7 +22,7 @@ ROOT = HERE.parent.parent
 PROTO_ROOT = ROOT / "protos"
 PROTO = PROTO_ROOT / "arena" / "v1" / "arena.proto"
 OUTPUTS = ("arena_pb2.py", "arena_pb2.pyi", "arena_pb2_grpc.py")
-KITS = ("node", "cpp", "go", "java")
+KITS = ("node", "cpp", "go", "java", "ruby")
 
 
 def kit_copies() -> list[Path]:

@@ -42,6 +42,7 @@ BASES = {
         "libperfmark-java,libguava-java",
     ),
     "go": OfflineBase("go", "scratch"),
+    "ruby": OfflineBase("ruby", "flip7/ruby-base:latest", "ruby,ruby-grpc"),
 }
 
 # what marks a kit's language, most specific first (a Node or C++ kit may carry a helper
@@ -51,6 +52,7 @@ _MARKERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("cpp", ("CMakeLists.txt", "*.cpp", "*.cc", "*.cxx")),
     ("go", ("go.mod", "*.go")),
     ("java", ("*.java", "src/**/*.java", "build/*.jar", "*.jar")),
+    ("ruby", ("Gemfile", "*.rb")),
     ("node", ("*.js", "*.mjs")),
     ("python", ("*.py", "requirements.txt", "pyproject.toml")),
 )

@@ -190,6 +190,11 @@ class Bot:
         status ('completed', or 'void' after an arena failure)."""
 
 
+# the arena may send up to 16 MiB in one message (a batch, a Swap with many options): more
+# than gRPC's default 4 MiB (docs/protocol.md#limits)
+CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+
+
 class _FunctionBot(Bot):
     def __init__(self, fn: Callable[[Request], int], name: str) -> None:
         self.fn = fn
@@ -221,6 +226,7 @@ class Client:
         self.want_forced = want_forced
         self.reconnect_for = reconnect_for
         self.games: dict[str, GameInfo] = {}
+        self._seats: dict[str, set[int]] = {}  # game id -> the seats started in it
         self.welcome: pb.Welcome | None = None
         self._welcomed = False
 
@@ -267,7 +273,7 @@ class Client:
                 batches=self.batches,
             )
         )
-        async with grpc.aio.insecure_channel(self.address) as channel:
+        async with grpc.aio.insecure_channel(self.address, options=CHANNEL_OPTIONS) as channel:
             stub = pb_grpc.ArenaStub(channel)
             call = stub.Play()  # read and write the stream directly: no extra task per message
             await call.write(hello)
@@ -296,6 +302,7 @@ class Client:
                 elif which == "game_start":
                     self._start(msg.game_start)
                 elif which == "game_end":
+                    self._seats.pop(msg.game_end.game_id, None)
                     info = self.games.pop(msg.game_end.game_id, None)
                     if info is not None:
                         self.bot.game_ended(info, msg.game_end)
@@ -315,6 +322,13 @@ class Client:
         raise ConnectionResetError("the stream ended without a goodbye")
 
     def _start(self, gs: pb.GameStart) -> None:
+        """A game begins -- or, on a new stream after a reconnect, a game in flight is
+        announced again: that one is already known and ``game_started`` is not called twice
+        (docs/protocol.md#reconnecting)."""
+        seats = self._seats.setdefault(gs.game_id, set())
+        if gs.seat in seats:
+            return
+        seats.add(gs.seat)
         info = game_info(gs)
         self.games[gs.game_id] = info
         self.bot.game_started(info)

@@ -145,7 +145,9 @@ def test_a_base_without_default_is_the_offline_base_of_the_kits_language(
         assert "flip7/node-base:latest" in str(e) and "EXTRA_PACKAGES=nodejs" in str(e)
     else:
         assert plan.build_args == {"BASE": "flip7/node-base:latest"}
-    unknown = _kit(tmp_path / "unknown", "ARG BASE\nFROM ${BASE}\n", "bot.rb")
+    unknown = _kit(
+        tmp_path / "unknown", "ARG BASE\nFROM ${BASE}\n", "bot.pl"
+    )  # a language without a kit
     with pytest.raises(UsageProblem, match="give --base IMAGE"):
         plan_build(unknown)
 

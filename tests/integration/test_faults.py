@@ -399,6 +399,29 @@ def test_fault_reconnect_within_grace_resends_the_pending_request_and_records_no
     assert len(again) > 1  # and play went on after it
 
 
+def test_a_reconnected_stream_gets_the_game_start_of_every_game_in_flight_again(
+    sock_dir: Path,
+) -> None:
+    """A bot that keeps nothing across streams can still play on after a reconnect: the
+    new stream announces each game in flight again before the requests sent again (the
+    bot exits on a request for a game it was not told of on the live stream)."""
+    log = sock_dir / "bot.jsonl"
+    bot = broken("forgetful", "reconnect.py", log, DROP_AT="3", AWAY="0.2", PER_STREAM="1")
+    result = play(spec_with(bot, policy=STREAM_POLICY), sock_dir)
+    assert_games_completed(result, "forgetful")
+    assert all(g.faults == [] for g in result.games), [g.faults for g in result.games]
+    seen = notes(log)
+    assert not [n for n in seen if n["event"] == "unknown_game"], seen
+    [drop] = [n for n in seen if n["event"] == "drop"]
+    second = [n for n in seen if n.get("session") == 2]
+    first_start = next(i for i, n in enumerate(second) if n["event"] == "game_start")
+    resent = next(i for i, n in enumerate(second) if n.get("request_id") == drop["request_id"])
+    assert second[first_start]["game_id"] == drop["game_id"] and first_start < resent, second
+    # once per game in flight, and only those: the game of the dropped request is one
+    starts = [n["game_id"] for n in second if n["event"] == "game_start"]
+    assert len(starts) == len(set(starts)), starts
+
+
 def test_fault_disconnect_longer_than_grace_is_recorded_as_disconnect_and_forfeits(
     sock_dir: Path,
 ) -> None:
@@ -409,7 +432,7 @@ def test_fault_disconnect_longer_than_grace_is_recorded_as_disconnect_and_forfei
     for g in result.games:
         f = assert_one_forfeit(g, "flaky", "DISCONNECT")
         assert "not back within 1 s" in f.detail
-    assert [n["event"] for n in notes(log) if n["event"] != "request"] == [
+    assert [n["event"] for n in notes(log) if n["event"] not in ("request", "game_start")] == [
         "welcome",
         "drop",
         "staying_away",

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -200,5 +201,83 @@ def test_a_bot_without_batches_gets_one_request_per_message_at_once() -> None:
         for i in (1, 2, 3):
             link.on_answer(pb.Answer(request_id=i, option_index=0))
         assert [await f for f in futs] == [0, 0, 0]
+
+    run(main())
+
+
+def test_a_dropped_stream_ends_with_unavailable_that_says_reconnect() -> None:
+    """UNAVAILABLE alone reads as "the arena is gone": its details say what to do, and a
+    quick return while the old stream is still live is told to retry."""
+
+    async def main() -> None:
+        async with Gateway(reconnect_grace=2.0) as gw:
+            token, link = gw.register("alice")
+            hello = pb.Hello(token=token, protocol_version=PROTOCOL_VERSION, bot_name="a")
+            async with grpc.aio.insecure_channel(gw.address) as ch:
+                queue: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+                queue.put_nowait(pb.BotMessage(hello=hello))
+
+                async def out():  # type: ignore[no-untyped-def]
+                    while (m := await queue.get()) is not None:
+                        yield m
+
+                call = pb_grpc.ArenaStub(ch).Play(out())
+                assert (await call.read()).WhichOneof("msg") == "welcome"
+                await link.connected.wait()
+                refused = await _first_reply(gw.address, hello)
+                assert refused.error.code == pb.Error.ALREADY_CONNECTED
+                assert "retry" in refused.error.message
+                assert link.kick()
+                with pytest.raises(grpc.aio.AioRpcError) as ended:
+                    await call.read()
+                assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+                details = ended.value.details() or ""
+                assert "reconnect with the same token" in details, details
+                assert "docs/protocol.md#reconnecting" in details
+                queue.put_nowait(None)
+            # back within the grace period: welcomed again on a new stream
+            again = await _first_reply(gw.address, hello)
+            assert again.WhichOneof("msg") == "welcome"
+
+    run(main())
+
+
+def test_a_new_stream_gets_the_games_that_ended_meanwhile_then_those_in_flight() -> None:
+    """After a drop, the next stream is told first of the games that ended while no stream
+    was connected (their GameEnd), then of every game still in flight (its GameStart, even
+    one that began meanwhile), then gets the requests still pending with their ids."""
+    from arena.gateway.link import BotLink, Connection
+    from arena.protocol.wire import request_message
+
+    def start(game_id: str, seat: int = 0) -> pb.ArenaMessage:
+        return pb.ArenaMessage(game_start=pb.GameStart(game_id=game_id, seat=seat))
+
+    async def main() -> None:
+        link = BotLink("b", token_hash("t"), reconnect_grace=5.0)
+        first = Connection("s1", "peer")
+        link.attach(first, pb.Hello())
+        for game in ("g1", "g2"):
+            link.send(start(game))
+        body = pb.DecisionRequest(request_id=1, game_id="g1").SerializeToString()
+        fut = link.request(1, body, 2, 5.0)
+        link.detach(first, "dropped")
+        link.send(pb.ArenaMessage(game_end=pb.GameEnd(game_id="g2")))
+        link.send(start("g3"))  # began while the bot was away
+        second = Connection("s2", "peer")
+        link.attach(second, pb.Hello())
+        got = [await asyncio.wait_for(second.get(), 5) for _ in range(4)]
+        assert got[0] == pb.ArenaMessage(game_end=pb.GameEnd(game_id="g2"))
+        assert got[1:3] == [start("g1"), start("g3")]
+        assert got[3] == request_message(body)
+        link.on_answer(pb.Answer(request_id=1, option_index=1))
+        assert await fut == 1
+        # a game over is not announced again, nor its end
+        link.send(pb.ArenaMessage(game_end=pb.GameEnd(game_id="g1")))
+        link.detach(second, "dropped")
+        third = Connection("s3", "peer")
+        link.attach(third, pb.Hello())
+        assert await asyncio.wait_for(third.get(), 5) == start("g3")
+        assert not third._notices and not third._requests
+        link.close()
 
     run(main())

@@ -65,6 +65,13 @@ LANGUAGES = {
     "node": Language(
         "Node", EXAMPLES / "node", EXAMPLES / "node" / "run.sh", ("node", "npm"), concurrency=3
     ),
+    "ruby": Language(
+        "Ruby",
+        EXAMPLES / "ruby",
+        EXAMPLES / "ruby" / "run.sh",
+        ("ruby", "grpc_tools_ruby_protoc"),
+        concurrency=3,
+    ),
 }
 
 

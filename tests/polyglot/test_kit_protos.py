@@ -12,7 +12,7 @@ from kit import EXAMPLES, ROOT
 from arena.protocol import generate
 
 PROTO = ROOT / "protos" / "arena" / "v1" / "arena.proto"
-KITS = ("node", "cpp", "go", "java")
+KITS = ("node", "cpp", "go", "java", "ruby")
 
 
 @pytest.mark.parametrize("kit", KITS)

@@ -1,4 +1,4 @@
-"""The example bots in other languages (bots/examples/cpp, go, java and node), each built
+"""The example bots in other languages (bots/examples/cpp, go, java, node and ruby), each built
 once per session with its kit's build.sh: every one passes the protocol compliance suite
 (both variants, every decision kind, 16 games at once in real multi-request batches, a
 dropped stream), answers a scripted arena's batch in one message (and one request per

@@ -47,7 +47,7 @@ def copied(outside: Path) -> dict[str, Path]:
 
 
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("lang", ["node", "cpp", "go", "java"])
+@pytest.mark.parametrize("lang", ["node", "cpp", "go", "java", "ruby"])
 def test_a_kit_copied_out_of_the_repository_builds_there(
     lang: str, outside: Path, copied: dict[str, Path]
 ) -> None:
@@ -73,7 +73,7 @@ def test_the_copied_node_bot_plays_a_match(outside: Path, copied: dict[str, Path
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("lang", ["node", "cpp", "go", "java"])
+@pytest.mark.parametrize("lang", ["node", "cpp", "go", "java", "ruby"])
 def test_a_kit_without_its_proto_says_where_it_looked(lang: str, outside: Path) -> None:
     folder = copy_kit(lang, outside / "no-proto", with_proto=False)
     proc = build_copy(lang, folder)

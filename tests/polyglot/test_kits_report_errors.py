@@ -53,6 +53,12 @@ PLANTS = {
         '  throw std::runtime_error("planted bug");\n',
         r"std::runtime_error: planted bug$",
     ),
+    "ruby": Plant(
+        "strategy.rb",
+        "  def choose(req, game)\n",
+        "    raise 'planted bug'\n",
+        r"RuntimeError: planted bug \(strategy\.rb:\d+\)",
+    ),
     "go": Plant(
         "strategy.go",
         "func choose(req *pb.DecisionRequest) (int, string) {\n",
@@ -71,7 +77,7 @@ def plant(lang: str, folder: Path) -> None:
 
 
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("lang", ["node", "cpp", "go", "java"])
+@pytest.mark.parametrize("lang", ["node", "cpp", "go", "java", "ruby"])
 def test_a_failing_strategy_is_reported_as_the_bots_own_error(
     lang: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

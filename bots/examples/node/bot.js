@@ -155,6 +155,9 @@ class Bot {
         const gs = msg.game_start;
         let seats = this.games.get(gs.game_id);
         if (!seats) this.games.set(gs.game_id, (seats = new Map()));
+        // after a reconnect the arena announces every game in flight again: keep the seat
+        // (and its random state) as it is
+        if (seats.has(gs.seat)) break;
         const seed = BigInt(gs.bot_seed || '0');
         seats.set(gs.seat, {
           gameId: gs.game_id,

@@ -1,0 +1,8 @@
+"""Breaks one reconnect rule of docs/protocol.md: see ``no_retry`` in returning.py."""
+
+import asyncio
+
+import returning
+
+if __name__ == "__main__":
+    asyncio.run(returning.main("no_retry"))
