@@ -1,5 +1,5 @@
-"""Every starter kit goes through the site's door: the Python, Node.js, C++, Go and Java
-kits, each built as its README says (its build.sh; the Python kit needs none), packed with
+"""Every starter kit goes through the site's door: the Python, Node.js, C++, Go, Java and
+Ruby kits, each built as its README says (its build.sh; the Python kit needs none), packed with
 ``arena bot pack``, uploaded through the upload form of a real ``arena serve`` in a real
 Chromium (Debian's, driven by Playwright), built in the sandbox on its offline base, pass
 the compliance suite, and then play a short event against a built-in policy on that
@@ -46,6 +46,7 @@ KITS = {  # kit -> its folder (the Python kit's bots are one folder each)
     "cpp": EXAMPLES / "cpp",
     "go": EXAMPLES / "go",
     "java": EXAMPLES / "java",
+    "ruby": EXAMPLES / "ruby",
 }
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
