@@ -80,10 +80,10 @@ def check_bot_name(name: str, what: str = "bot name", param: str | None = None) 
     _one_line(name, NAME_MAX, what, param)
     if not is_bot_name(name):
         raise UsageProblem(f"bad {what} {name!r}: {_SPELLING}", param=param)
-    if name.startswith("builtin"):
+    if name_key(name).startswith("builtin"):  # Builtin, BUILTIN-ev: as reserved
         raise UsageProblem(
-            f"bad {what} {name!r}: names starting with 'builtin' are reserved for built-in "
-            "policies",
+            f"bad {what} {name!r}: names starting with 'builtin' (in any case) are reserved "
+            "for built-in policies",
             param=param,
         )
     return name

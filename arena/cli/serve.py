@@ -99,6 +99,17 @@ def serve(
             help="Open live-update streams in all at most.",
         ),
     ] = STREAMS_TOTAL,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            metavar="ADDRESS",
+            help="The address of a reverse proxy in front of the site, whose "
+            "X-Forwarded-For header names the client (repeat for several). Without it the "
+            "header is ignored: a client could otherwise claim any address and pass the "
+            "per-address caps.",
+        ),
+    ] = None,
     builders: Annotated[
         int | None,
         typer.Option(
@@ -144,7 +155,18 @@ def serve(
         + (" (read-only for the public)" if read_only else ""),
         markup=False,
     )
-    uvicorn.run(application, host=host, port=port, log_level="warning", access_log=False)
+    proxies = [check_address(a) for a in trusted_proxy or []]
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        # X-Forwarded-For is believed only from the proxies named (uvicorn's default
+        # believes any local client, which could then pose as as many addresses as it likes)
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+    )
 
 
 @user_app.command("add")
@@ -173,3 +195,16 @@ def user_add(
         return
     out.print(f"added {made.participant.name} ({made.participant.role})")
     out.print(f"login token (shown once, store it now): {made.token}", soft_wrap=True)
+
+
+def check_address(value: str) -> str:
+    """An IP address (or network) as --trusted-proxy takes it; a usage error otherwise."""
+    import ipaddress
+
+    try:
+        return str(ipaddress.ip_network(value.strip(), strict=False))
+    except ValueError:
+        raise UsageProblem(
+            f"bad proxy address {value!r}: give an IP address such as 127.0.0.1",
+            param="--trusted-proxy",
+        ) from None

@@ -241,6 +241,7 @@ PLACEHOLDERS = {
     *("URL", "MODE", "KEY=VALUE", "HOST:PORT", "NEW", "BASE"),  # arena test NEW BASE: two bots
     "FILE",  # bot pack --out: the archive to write
     "FILE[:NAME] [ARGS]",  # simulate --bot: a bot file, its Bot class, its arguments
+    "ADDRESS",  # serve --trusted-proxy: an IP address
     "HOURS",  # serve --session-idle / --session-max: a duration in hours
 }
 CHOICE = re.compile(r"[a-z0-9-]+(\|[a-z0-9-]+)+")  # base|vengeance

@@ -27,6 +27,7 @@ from arena.store.models import Bot, Entry, Tournament
 from arena.tournament import EntrySpec, TournamentConfig, create_tournament
 
 BAD_NAMES = ["ev\n", "ev\r\n", "\nev", "e v", "x" * 65, ".ev", "", "évé", "ev/1", "builtinx"]
+BAD_NAMES += ["Builtin", "BUILTIN-random"]  # the reserved prefix in any case
 EVENT = ["tournament", "--format", "swiss", "--bots", "builtin:ev", "--rounds", "1"]
 
 

@@ -7,6 +7,7 @@ closed stream gives its slot back."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import socket
 from collections.abc import Iterator
@@ -226,6 +227,45 @@ def stream_from(server: Any, address: str) -> Iterator[httpx.Response]:
         c.stream("GET", "/api/stream") as r,
     ):
         yield r
+
+
+@contextmanager
+def forwarded_stream(server: Any, claimed: str) -> Iterator[httpx.Response]:
+    """A live stream from 127.0.0.1 whose X-Forwarded-For claims the client ``claimed``."""
+    with (
+        httpx.Client(base_url=server.url, timeout=30) as c,
+        c.stream("GET", "/api/stream", headers={"x-forwarded-for": claimed}) as r,
+    ):
+        yield r
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("proxy", [None, "127.0.0.1"])
+def test_a_forwarded_address_is_believed_only_from_a_trusted_proxy(
+    tmp_path: Path, serve: Any, proxy: str | None
+) -> None:
+    """The repro: ten streams from one client, each claiming another address in
+    X-Forwarded-For, all passed a cap of 8 per address (uvicorn believes the header from
+    any local client by default). Now the header counts only from a --trusted-proxy."""
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    args = ["--read-only", "--streams-per-address", "2"]
+    server = serve(db, *args, *(["--trusted-proxy", proxy] if proxy else []))
+    with contextlib.ExitStack() as stack:
+        codes = [
+            stack.enter_context(forwarded_stream(server, f"10.0.0.{i}")).status_code
+            for i in range(1, 4)
+        ]
+    # without a trusted proxy all three come from 127.0.0.1: the third is over its cap;
+    # behind the named proxy each is its own client
+    assert codes == ([200, 200, 429] if proxy is None else [200, 200, 200]), codes
+
+
+def test_a_bad_trusted_proxy_address_is_a_usage_error(tmp_path: Path) -> None:
+    from arenacli import run_arena
+
+    r = run_arena("serve", "--trusted-proxy", "not-an-ip", "--db", f"sqlite:///{tmp_path / 'a.db'}")
+    assert r.returncode == 2 and "bad proxy address 'not-an-ip'" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
 
 
 def opened(server: Any, address: str) -> int:
