@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
-from arenacli import run_arena
+from arenacli import ROOT, run_arena
 from serverkit import add_user, csrf_of, signed_in
 from sqlalchemy import create_engine, text
 
@@ -156,6 +157,80 @@ def _sql(db: str, statement: str) -> list[Any]:
     eng = create_engine(db)
     try:
         with eng.begin() as c:
-            return [tuple(row) for row in c.execute(text(statement))]
+            result = c.execute(text(statement))
+            return [tuple(row) for row in result] if result.returns_rows else []
     finally:
         eng.dispose()
+
+
+PY = sys.executable
+EXAMPLES = ROOT / "bots" / "examples" / "python"
+
+
+def test_a_disabled_participants_bots_sit_out_of_new_events_and_the_ladder(
+    tmp_path: Path, serve: Any
+) -> None:
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    add_user(db, "alice")
+    organiser = add_user(db, "org", organiser=True)
+    for name, bot in (("ev", "ev"), ("cautious", "threshold"), ("coin", "random")):
+        r = run_arena("bot", "add", name, "--cmd", f"{PY} {EXAMPLES / bot / 'bot.py'}", "--db", db)
+        assert r.returncode == 0, r.stderr
+    _sql(
+        db,
+        "UPDATE bot SET owner_id = (SELECT id FROM participant WHERE name = 'alice') "
+        "WHERE name = 'coin'",
+    )
+    arena("user", "disable", "alice", "--db", db)
+
+    # a new event: refused with the reason, on the command line and in the API
+    r = run_arena(
+        "tournament",
+        "--format",
+        "round-robin",
+        "--bots",
+        "coin",
+        "--bots",
+        "ev",
+        "--seats",
+        "2",
+        "--db",
+        db,
+    )
+    assert r.returncode == 2, r.stderr
+    [line] = r.stderr.strip().splitlines()
+    assert "coin@v1 belongs to a disabled participant" in line
+    server = serve(db)
+    event = {"bots": ["coin", "ev"], "seats": 2, "format": "round-robin", "games": 1}
+    api = server.client().post(
+        "/api/tournaments", json=event, headers={"authorization": f"Bearer {organiser}"}
+    )
+    assert api.status_code == 400 and "disabled participant" in api.json()["detail"]
+    assert _sql(db, "SELECT count(*) FROM tournament") == [(0,)]
+
+    # the ladder plays without coin while alice is disabled, and with it once enabled
+    def ladder(games: int) -> None:
+        r = run_arena(
+            "ladder",
+            "run",
+            "--seats",
+            "2",
+            "--max-games",
+            str(games),
+            "--seed",
+            "4",
+            "--json",
+            "--db",
+            db,
+        )
+        assert r.returncode == 0, r.stderr
+
+    def coin_games() -> int:
+        rows = _sql(db, "SELECT seating FROM game")
+        return sum("coin@v1" in str(seating) for (seating,) in rows)
+
+    ladder(12)
+    assert _sql(db, "SELECT count(*) FROM game") == [(12,)] and coin_games() == 0
+    arena("user", "enable", "alice", "--db", db)
+    ladder(12)
+    assert coin_games() > 0
