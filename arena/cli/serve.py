@@ -31,7 +31,9 @@ most {limits.MAX_COMPRESSION_RATIO} times the upload's size); {limits.UPLOADS_PE
 uploads an hour per participant; each build {limits.UPLOAD_BUILD_TIMEOUT:g} s. An upload
 is answered at once with its build page, which follows the queued build live.
 
-Sign-ins are kept on the server: signing out ends one at once; each ends after
+Participants are made and managed with 'arena user' (add, list, disable, enable,
+token). Sign-ins are kept on the server: signing out ends one at once, disabling a
+participant or giving them a new token ends all of theirs; each ends after
 --session-idle unused or --session-max after signing in. Live-update streams are capped
 per client address and in all (--streams-per-address, --streams-total; beyond: 429). Set
 ARENA_SECRET to keep the forms' CSRF tokens valid across restarts (otherwise a fresh key
