@@ -55,7 +55,8 @@ def entries_from(
     option: Callable[[str], str] | None = None,
 ) -> list[Any]:
     """--bots values: registered names, commands, NAME=COMMAND, docker:IMAGE or
-    builtin:POLICY (see arena.cli.bots.parse_source). Only reads the registry (a database that
+    builtin:POLICY (see arena.cli.bots.parse_source); the bots of a disabled participant
+    are refused (they sit out of new events). Only reads the registry (a database that
     does not exist is not created). ``option``: how the caller names its settings
     (arena.tournament.cli_option, the default, or api_option for the server's API)."""
     from arena.bots import Remote, unique_names
@@ -65,6 +66,18 @@ def entries_from(
     option = option or cli_option
     bots_param, challenger_param = option("entries"), option("challengers")
     parsed = [parse_source(v, db, bots_param) for v in values]
+    if any(version is not None for _, _, version in parsed):
+        from arena.store.db import read_engine
+        from arena.store.participants import disabled_bot_ids
+
+        benched = disabled_bot_ids(read_engine(db))
+        for name, _, version in parsed:
+            if version is not None and version.bot_id in benched:
+                raise UsageProblem(
+                    f"{name} belongs to a disabled participant: their bots sit out of new "
+                    "events until 'arena user enable'",
+                    param=bots_param,
+                )
     remote = [name for name, source, _ in parsed if isinstance(source, Remote)]
     for name in remote:
         if remote.count(name) > 1:

@@ -1,4 +1,5 @@
-"""``arena serve`` (the competition server) and ``arena user add`` (its participants)."""
+"""``arena serve`` (the competition server) and ``arena user add|list|disable|enable|token``
+(its participants)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Annotated
 import typer
 
 from arena import limits
-from arena.cli.app import app, emit_json, err, out, user_app
+from arena.cli.app import app, emit_json, err, make_table, out, user_app
 from arena.cli.options import DbOpt, JsonOpt
 from arena.errors import UsageProblem
 from arena.runtime.build_sandbox import format_size
@@ -30,7 +31,9 @@ most {limits.MAX_COMPRESSION_RATIO} times the upload's size); {limits.UPLOADS_PE
 uploads an hour per participant; each build {limits.UPLOAD_BUILD_TIMEOUT:g} s. An upload
 is answered at once with its build page, which follows the queued build live.
 
-Sign-ins are kept on the server: signing out ends one at once; each ends after
+Participants are made and managed with 'arena user' (add, list, disable, enable,
+token). Sign-ins are kept on the server: signing out ends one at once, disabling a
+participant or giving them a new token ends all of theirs; each ends after
 --session-idle unused or --session-max after signing in. Live-update streams are capped
 per client address and in all (--streams-per-address, --streams-total; beyond: 429). Set
 ARENA_SECRET to keep the forms' CSRF tokens valid across restarts (otherwise a fresh key
@@ -194,6 +197,80 @@ def user_add(
         )
         return
     out.print(f"added {made.participant.name} ({made.participant.role})")
+    out.print(f"login token (shown once, store it now): {made.token}", soft_wrap=True)
+
+
+UserName = Annotated[str, typer.Argument(metavar="NAME", help="The participant's name.")]
+
+
+@user_app.command("list")
+def user_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
+    """The participants of the competition server: name, role, when they were added,
+    whether they are disabled, and how many registered bots they own.
+
+    --json prints one object per participant with the keys name, role, created, disabled
+    (true or false) and bots (a count)."""
+    from arena.participants import listing
+    from arena.store.db import read_engine
+
+    rows = listing(read_engine(db))
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        out.print("no participants yet: add one with 'arena user add NAME'")
+        return
+    table = make_table(
+        "name", "role", "created", "status", "bots", left=("name", "role", "created", "status")
+    )
+    for r in rows:
+        status = "disabled" if r["disabled"] else "enabled"
+        table.add_row(str(r["name"]), str(r["role"]), str(r["created"]), status, str(r["bots"]))
+    out.print(table)
+
+
+@user_app.command("disable")
+def user_disable(name: UserName, as_json: JsonOpt = False, db: DbOpt = None) -> None:
+    """Disable a participant: every session of theirs ends at once (a copied cookie stops
+    working too), their login token is refused (sign-in and API), and their bots sit out
+    of new events and the ladder. 'arena user enable' undoes it."""
+    from arena.participants import set_disabled
+    from arena.store.db import read_engine
+
+    p, ended = set_disabled(read_engine(db), name, True)
+    if as_json:
+        emit_json({"name": p.name, "disabled": True, "sessions_ended": ended})
+        return
+    out.print(f"disabled {p.name}: {ended} session{'s' if ended != 1 else ''} ended")
+
+
+@user_app.command("enable")
+def user_enable(name: UserName, as_json: JsonOpt = False, db: DbOpt = None) -> None:
+    """Enable a disabled participant again: their login token signs in as before (the
+    sessions that ended stay ended) and their bots may enter events again."""
+    from arena.participants import set_disabled
+    from arena.store.db import read_engine
+
+    p, _ = set_disabled(read_engine(db), name, False)
+    if as_json:
+        emit_json({"name": p.name, "disabled": False})
+        return
+    out.print(f"enabled {p.name}")
+
+
+@user_app.command("token")
+def user_token(name: UserName, as_json: JsonOpt = False, db: DbOpt = None) -> None:
+    """Give a participant a new login token (for a lost or leaked one): shown once and
+    stored only as its hash; the old token stops working and every session of theirs
+    ends."""
+    from arena.participants import new_login_token
+    from arena.store.db import read_engine
+
+    made = new_login_token(read_engine(db), name)
+    if as_json:
+        emit_json({"name": made.participant.name, "token": made.token})
+        return
+    out.print(f"new login token for {made.participant.name}; the old one no longer works")
     out.print(f"login token (shown once, store it now): {made.token}", soft_wrap=True)
 
 

@@ -8,7 +8,8 @@ its completion (arena.store.rounds), so a run killed at any moment — Ctrl-C, S
 ``kill -9`` — loses nothing: the next run replays the tables that were in flight, with
 the same seeds, and goes on. After every game the ratings are updated online; the full
 Plackett–Luce fit of every ladder game (arena.leaderboard) replaces them periodically. A
-bot that crashes too often (arena.ladder.suspension) is suspended until re-enabled.
+bot that crashes too often (arena.ladder.suspension) is suspended until re-enabled; the
+bots of a disabled participant (``arena user disable``) sit out until they are enabled.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from arena.ratings import GameResult
 from arena.registry import source_of
 from arena.seeds import DealKey
 from arena.status import GameStatus, LadderBotStatus
-from arena.store import bots, ladders, rounds, tournaments
+from arena.store import bots, ladders, participants, rounds, tournaments
 from arena.store.db import engine_of, explain
 from arena.store.locks import EventLock, EventRunning
 from arena.store.models import Entry, Ladder, LadderBot, Match, Tournament, entry_columns
@@ -197,6 +198,7 @@ class LadderRunner:
         self.field = Field(ladder.seats)
         self.rows: dict[str, tuple[LadderBot, Entry]] = {}
         self.windows: dict[str, CrashWindow] = {}
+        self.benched: set[int] = set()  # bots of disabled participants: they sit out
         self.suspended: list[tuple[str, str]] = []
         self.admitted: list[str] = []
         self.lock: EventLock | None = None
@@ -318,8 +320,10 @@ class LadderRunner:
 
     # ------------------------------------------------------------------ state
     def _load_roster(self) -> None:
-        """The ladder's rows by entry name; a re-enabled bot's crash window starts afresh."""
+        """The ladder's rows by entry name; a re-enabled bot's crash window starts afresh.
+        The bots of a disabled participant sit out (until the participant is enabled)."""
         rows = ladders.bots(self.eng, self.ladder.id or 0)
+        self.benched = participants.disabled_bot_ids(self.eng)
         for lb, e in rows:
             before = self.rows.get(e.name)
             if before is not None and before[0].crashes_after != lb.crashes_after:
@@ -328,7 +332,11 @@ class LadderRunner:
         self.state.active = len(self.active())
 
     def active(self) -> list[str]:
-        return [n for n, (lb, _) in self.rows.items() if lb.status == LadderBotStatus.ACTIVE]
+        return [
+            n
+            for n, (lb, _) in self.rows.items()
+            if lb.status == LadderBotStatus.ACTIVE and lb.bot_id not in self.benched
+        ]
 
     async def _roster(self, force: bool = False) -> None:
         if not force and time.monotonic() - self.last_roster < ROSTER_SECONDS:

@@ -348,10 +348,20 @@ def create_app(config: ServerConfig) -> FastAPI:
     def signin(
         request: Request, token: Annotated[str, Form()], csrf: Annotated[str, Form()] = ""
     ) -> Response:
-        from arena.participants import sign_in
+        from arena.participants import ParticipantDisabled, sign_in
 
         check_csrf(request, csrf, Reader())
-        p = sign_in(eng, token)
+        try:
+            p = sign_in(eng, token)
+        except ParticipantDisabled:
+            return own_page(
+                request,
+                Reader(),
+                "signin.html",
+                "signin.html",
+                403,
+                message="This participant is disabled: ask the organiser.",
+            )
         if p is None:
             return own_page(
                 request,

@@ -7,9 +7,10 @@ random key. Signing out ends it on the server, so a copied cookie stops working 
 it also ends after :data:`~arena.server.settings.SESSION_IDLE` unused or
 :data:`~arena.server.settings.SESSION_MAX` after signing in
 (``arena serve --session-idle/--session-max``), or when the participant's sessions are
-ended (:func:`arena.store.sessions.end_all`). The CSRF token lives in a separate signed
-cookie (Starlette's SessionMiddleware, ``arena_csrf``), renewed at each sign-in and
-sign-out."""
+ended (:func:`arena.store.sessions.end_all`: ``arena user disable`` and ``arena user
+token`` do). A disabled participant's sessions and bearer token are refused. The CSRF
+token lives in a separate signed cookie (Starlette's SessionMiddleware, ``arena_csrf``),
+renewed at each sign-in and sign-out."""
 
 from __future__ import annotations
 
@@ -22,7 +23,13 @@ from typing import Any
 from fastapi import HTTPException, Request, Response
 
 from arena.names import labelled_version
-from arena.participants import close_session, open_session, session_participant, sign_in
+from arena.participants import (
+    ParticipantDisabled,
+    close_session,
+    open_session,
+    session_participant,
+    sign_in,
+)
 from arena.status import Role
 from arena.store import bots
 
@@ -59,7 +66,10 @@ def reader(request: Request) -> Reader:
     db = request.app.state.db
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
-        p = sign_in(db, header[7:])
+        try:
+            p = sign_in(db, header[7:])
+        except ParticipantDisabled as e:
+            raise HTTPException(401, str(e)) from None
         if p is None:
             raise HTTPException(401, "unknown login token")
         who = Reader(p.id, p.name, p.role, bearer=True)

@@ -65,6 +65,8 @@ class Participant(SQLModel, table=True):
     token_hash: str = Field(index=True, unique=True, max_length=128)  # sha256 hex
     role: str = Field(default=Role.PARTICIPANT, max_length=16)  # Role
     created: datetime = Field(default_factory=now)
+    # shut out by the organiser (arena user disable): no sign-in, no API, no new events
+    disabled: bool = False
 
 
 class WebSession(SQLModel, table=True):
