@@ -26,9 +26,10 @@ def _tar(files: dict[str, str]) -> bytes:
     return buf.getvalue()
 
 
-# a Dockerfile whose base is not in the engine: refused by the build plan, before a build
-# starts, so the upload leaves a failed build with its log and nothing else
-MISSING_BASE = _tar({"Dockerfile": 'FROM flip7/no-such-base:latest\nCMD ["true"]\n'})
+# a Dockerfile whose first step fails: the upload is taken and queued, and leaves a failed
+# build with its log and nothing else (one FROM an image that is not here is refused when
+# uploaded, before anything is stored)
+FAILING = _tar({"Dockerfile": "FROM flip7/python-base:latest\nRUN echo failing-step && exit 3\n"})
 
 
 def _upload(c: httpx.Client, name: str, data: bytes, filename: str = "bot.tar.gz") -> Any:
@@ -52,7 +53,7 @@ def test_a_participant_sees_and_manages_only_their_own_bots_pages_and_api(
     me = a.get("/me.html")
     made = a.post("/remote", data={"name": "alice-remote", "csrf": csrf_of(me.text)})
     assert made.status_code == 200 and "shown once" in made.text
-    failed = _upload(a, "alice-box", MISSING_BASE)
+    failed = _upload(a, "alice-box", FAILING)
     assert failed.status_code == 303, failed.text
     build_page = failed.headers["location"]
     build_id = int(build_page.removeprefix("/build/").removesuffix(".html"))
@@ -61,7 +62,7 @@ def test_a_participant_sees_and_manages_only_their_own_bots_pages_and_api(
         60,
         "the queued build to end",
     )
-    assert "flip7/no-such-base" in a.get(build_page).text  # the owner sees the build log
+    assert "failing-step" in a.get(build_page).text  # the owner sees the build log
 
     b = signed_in(server, bob)
     # bob's own page lists none of alice's bots, and he cannot see her upload or its log
@@ -76,7 +77,7 @@ def test_a_participant_sees_and_manages_only_their_own_bots_pages_and_api(
     r = b.delete("/api/me/remote/alice-remote/token", headers={"x-csrf-token": csrf})
     assert r.status_code == 404
     # and a version of alice's name cannot be uploaded by him
-    taken = _upload(b, "alice-remote", MISSING_BASE)
+    taken = _upload(b, "alice-remote", FAILING)
     assert taken.status_code == 400 and "taken by another participant" in taken.text
     assert b.get("/api/me/builds").json() == []
 
@@ -87,7 +88,7 @@ def test_a_participant_sees_and_manages_only_their_own_bots_pages_and_api(
     theirs = api.get("/api/me/bots", headers={"authorization": f"Bearer {bob}"}).json()
     assert theirs == []
     log = api.get(f"/api/builds/{build_id}", headers={"authorization": f"Bearer {alice}"})
-    assert log.status_code == 200 and "no-such-base" in log.json()["detail"]
+    assert log.status_code == 200 and "failing-step" in log.json()["log"]
     # the organiser sees every participant's logs
     org = api.get(f"/api/builds/{build_id}", headers={"authorization": f"Bearer {organiser}"})
     assert org.status_code == 200 and org.json()["bot"] == "alice-box"
@@ -167,11 +168,11 @@ def test_uploads_past_the_hourly_limit_are_refused(tmp_path: Path, serve: Any) -
     auth = {"authorization": f"Bearer {alice}"}
 
     def upload() -> httpx.Response:
-        files = {"file": ("bot.tar.gz", MISSING_BASE, "application/gzip")}
+        files = {"file": ("bot.tar.gz", FAILING, "application/gzip")}
         return api.post("/api/me/bots", data={"name": "box"}, files=files, headers=auth)
 
     for _ in range(limits.UPLOADS_PER_HOUR):
-        assert upload().status_code == 202  # taken (then refused by the build plan: no base)
+        assert upload().status_code == 202  # taken (then its build fails)
     refused = upload()
     assert refused.status_code == 429 and "uploads an hour" in refused.json()["detail"]
     assert len(api.get("/api/me/builds", headers=auth).json()) == limits.UPLOADS_PER_HOUR
