@@ -691,6 +691,10 @@ def survey(folders: Iterable[str], limit: int = SCAN_LIMIT, skip: Iterable[str] 
     return out
 
 
+class _TooLarge(Exception):
+    """A copy went over its bound (stops :func:`stage`'s copy at once)."""
+
+
 def _closed_refusal(folder: str, limit: int) -> str:
     return (
         f"{folder} is not readable by other users, and a process bot runs as a user "
@@ -762,10 +766,13 @@ def stage(
         nonlocal total
         total += os.path.getsize(src)
         if total > limit:
-            raise OSError(refusal or _closed_refusal(folder, limit))
+            raise _TooLarge  # not an OSError: copytree would note it and copy on
         shutil.copy2(src, dst)
 
-    shutil.copytree(folder, dest, symlinks=True, ignore=ignore, copy_function=copy)
+    try:
+        shutil.copytree(folder, dest, symlinks=True, ignore=ignore, copy_function=copy)
+    except _TooLarge:
+        raise OSError(refusal or _closed_refusal(folder, limit)) from None
     for where, _dirs, files in os.walk(dest):
         os.chmod(where, 0o755)
         for name in files:

@@ -266,6 +266,30 @@ def test_a_bot_in_the_arenas_working_directory_sees_a_snapshot_without_the_datab
     dispose_all()
 
 
+def test_a_bot_with_a_folder_of_its_own_sees_it_live_and_a_large_snapshot_is_refused(
+    isolated: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The common case (``python bots/mine/bot.py`` from the arena's working directory)
+    costs no copy; a folder holding the arena's working directory is copied for the bot
+    only up to a bound, and refused above it with what to do."""
+    work = open_dir(tmp_path / "work")
+    monkeypatch.chdir(work)
+    mine = open_dir(work / "bots" / "mine")
+    (mine / "bot.py").write_text("print('hello')\n")
+    jail = sandbox.jail([sys.executable, "bots/mine/bot.py"], cwd=str(work), env={})
+    try:
+        assert jail.stage_dir is None  # shown live, not copied
+    finally:
+        jail.close()
+    (work / "bot.py").write_text("print('hello')\n")
+    (work / "big.bin").write_bytes(b"x" * (2 << 20))
+    monkeypatch.setattr(sandbox, "STAGE_LIMIT", 1 << 20)
+    with pytest.raises(OSError, match="give the bot a folder of its own") as refused:
+        sandbox.jail([sys.executable, "bot.py"], cwd=str(work), env={})
+    assert str(refused.value).startswith(f"{work} is the bot's own folder")
+    assert "\n" not in str(refused.value)
+
+
 X86_64 = platform.machine() == "x86_64"
 
 
