@@ -12,7 +12,10 @@ Chosen once per arena process (:func:`current`, shown by :func:`describe`), best
     arena's Unix socket; fresh ``/proc`` and ``/dev`` and a private size-limited ``/tmp``
     (its ``HOME`` and ``TMPDIR``). Its working directory keeps its path but shows only the
     bot's own folders inside it. Database files in its folders (SQLite by header, other
-    names of the databases this process opened) are hidden. No network but the Unix
+    names of the databases this process opened, names marking a copy) are hidden; an own
+    folder where a database is or may appear (the arena's working directory, a protected
+    database's folder, or a folder holding one) is shown as a copy made at the bot's
+    start, so that nothing made there while the bot runs reaches it. No network but the Unix
     socket. A seccomp filter (``arena.runtime.seccomp``) denies the system calls a bot has
     no use for. When the arena runs as root, each bot runs as a user of its own (a uid
     from a high range, held by a lock while the bot runs), with no capabilities and no new
@@ -180,10 +183,16 @@ class Sandbox:
             "it sees no other process and has no network but the arena's socket",
             "it sees its own folder (read-only), the system's read-only directories "
             f"({', '.join(d for d in SYSTEM_DIRS if os.path.lexists(d))}), the interpreter "
-            "and the arena's packages, and a private /tmp: never the arena's working "
-            "directory, /home, /root or /var",
-            "no SQLite database file (found by its header, and every other name of a "
-            "database the arena opened) is visible in its folder",
+            "and the arena's packages, and a private /tmp: never the rest of the arena's "
+            "working directory, /home, /root or /var",
+            "if its own folder is, or holds, the arena's working directory or the folder "
+            "of a database the arena opened, it sees a copy of that folder made at its "
+            f"start (up to {STAGE_LIMIT >> 20} MiB, else it is refused): nothing made there "
+            "later reaches it",
+            "no SQLite database file (found by its header at its start, and every other "
+            "name of a database the arena opened) is visible in its folder, nor a file "
+            "named as a copy of one (arena.db.gz, arena.db.bak: the database's name with "
+            "any ending; *.sql, *.dump, also compressed)",
         ]
         if self.own_uid:
             out.append(
