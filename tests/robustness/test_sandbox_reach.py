@@ -90,10 +90,13 @@ def test_a_bot_finds_the_database_under_no_other_name(
     mine = copy_bot(open_dir(work / "mybot"), "reach.py")
     shutil.copyfile(db, mine / "backup.db")
     os.link(db, mine / "link")  # no name to tell it by
+    (mine / "arena.db.gz").write_bytes(gzip.compress(db.read_bytes()))  # copies by name
+    (mine / "events.sql.gz").write_bytes(gzip.compress(b"INSERT INTO events VALUES ('key');"))
     (mine / "data.bin").write_bytes(b"the bot's own data")
     other = copy_bot(open_dir(work / "other"), "player.py")
     (other / "secret.txt").write_text("another participant's strategy")
     names = ["arena.db", "link.db", "backup.db", "mybot/backup.db", "mybot/link"]
+    names += ["mybot/arena.db.gz", "mybot/events.sql.gz"]
     names += [str(db), str(work / "backup.db"), "other/secret.txt", "other/player.py"]
     names += ["/etc/shadow", "mybot/data.bin"]
     log = shared_file(tmp_path / "reach.jsonl")
