@@ -12,7 +12,10 @@ Chosen once per arena process (:func:`current`, shown by :func:`describe`), best
     arena's Unix socket; fresh ``/proc`` and ``/dev`` and a private size-limited ``/tmp``
     (its ``HOME`` and ``TMPDIR``). Its working directory keeps its path but shows only the
     bot's own folders inside it. Database files in its folders (SQLite by header, other
-    names of the databases this process opened) are hidden. No network but the Unix
+    names of the databases this process opened, names marking a copy) are hidden; an own
+    folder where a database is or may appear (the arena's working directory, a protected
+    database's folder, or a folder holding one) is shown as a copy made at the bot's
+    start, so that nothing made there while the bot runs reaches it. No network but the Unix
     socket. A seccomp filter (``arena.runtime.seccomp``) denies the system calls a bot has
     no use for. When the arena runs as root, each bot runs as a user of its own (a uid
     from a high range, held by a lock while the bot runs), with no capabilities and no new
@@ -180,10 +183,16 @@ class Sandbox:
             "it sees no other process and has no network but the arena's socket",
             "it sees its own folder (read-only), the system's read-only directories "
             f"({', '.join(d for d in SYSTEM_DIRS if os.path.lexists(d))}), the interpreter "
-            "and the arena's packages, and a private /tmp: never the arena's working "
-            "directory, /home, /root or /var",
-            "no SQLite database file (found by its header, and every other name of a "
-            "database the arena opened) is visible in its folder",
+            "and the arena's packages, and a private /tmp: never the rest of the arena's "
+            "working directory, /home, /root or /var",
+            "if its own folder is, or holds, the arena's working directory or the folder "
+            "of a database the arena opened, it sees a copy of that folder made at its "
+            f"start (up to {STAGE_LIMIT >> 20} MiB, else it is refused): nothing made there "
+            "later reaches it",
+            "no SQLite database file (found by its header at its start, and every other "
+            "name of a database the arena opened) is visible in its folder, nor a file "
+            "named as a copy of one (arena.db.gz, arena.db.bak: the database's name with "
+            "any ending; *.sql, *.dump, also compressed)",
         ]
         if self.own_uid:
             out.append(
@@ -515,6 +524,22 @@ def own_paths(argv: Sequence[str], cwd: str, path_env: str) -> list[str]:
     return _minimal(out)
 
 
+def database_homes() -> list[str]:
+    """Where a database of the arena is, or may appear while a bot runs: the arena's
+    working directory (a relative database URL, ``arena.db`` by default) and the folder
+    of every database it protects."""
+    homes = [os.path.realpath(os.getcwd())]
+    homes += [os.path.dirname(p) for p in _protected]
+    return sorted(set(homes))
+
+
+def snapshot_folders(own: Iterable[str]) -> list[str]:
+    """The bot's own folders it is shown a copy of, made at its start, rather than the
+    live folder: those that are, or hold, a folder of :func:`database_homes`."""
+    homes = database_homes()
+    return [o for o in own if any(_under(h, o) for h in homes)]
+
+
 def needed_paths(
     argv: Sequence[str], cwd: str, path_env: str, socket_path: str | None
 ) -> list[str]:
@@ -548,6 +573,32 @@ _DB_MAGIC = (
     b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7",  # its rollback journal
 )
 _DB_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+# a dump of a database, plain or compressed: hidden in a bot's folders whatever its name
+_DUMP_SUFFIXES = (".sql", ".dump")
+_PACKED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".zip", ".lz4", ".7z")
+
+
+def _copy_names() -> list[str]:
+    """The file names of the databases the arena protects (``arena.db``): a file whose
+    name begins with one (``arena.db.gz``, ``arena.db.bak``, ``arena.db-old``) is taken
+    for a copy of it."""
+    return sorted({os.path.basename(p) for p in _protected})
+
+
+def named_copy(name: str, copy_names: Iterable[str]) -> bool:
+    """Whether a file's name marks it as a copy of a database: it begins with the file
+    name of a database the arena protects, or it is a dump (``*.sql``, ``*.dump``, also
+    compressed: ``*.sql.gz``)."""
+    if any(name.startswith(c) for c in copy_names):
+        return True
+    stem = name.lower()
+    for packed in _PACKED_SUFFIXES:
+        if stem.endswith(packed):
+            stem = stem[: -len(packed)]
+            break
+    return stem.endswith(_DUMP_SUFFIXES)
 
 
 _DB_MIN_SIZE = 512  # the smallest page: a database, log or journal with anything in it
@@ -589,15 +640,17 @@ class Survey:
 def survey(folders: Iterable[str], limit: int = SCAN_LIMIT, skip: Iterable[str] = ()) -> Survey:
     """Search ``folders`` (and below, but for the folders in ``skip``) for database files
     — SQLite files, their logs and companions (by their header or name), and every other
-    name (a hard link) of a file :func:`protect` was given — and for entries other users
-    cannot read. More than ``limit`` entries in all is refused: a bot's own folders are
-    searched at each start."""
+    name (a hard link) of a file :func:`protect` was given, and files whose name marks
+    them as a copy (:func:`named_copy`) — and for entries other users cannot read. More
+    than ``limit`` entries in all is refused: a bot's own folders are searched at each
+    start."""
     skipped = set(skip)
     protected = set()
     for f in protected_files():
         with contextlib.suppress(OSError):
             st = os.stat(f)
             protected.add((st.st_dev, st.st_ino))
+    copy_names = _copy_names()
     out = Survey()
     for top in folders:
         if not _open_to_others(top):
@@ -632,7 +685,11 @@ def survey(folders: Iterable[str], limit: int = SCAN_LIMIT, skip: Iterable[str] 
                         todo.append(e.path)
                 elif stat.S_ISREG(st.st_mode):
                     out.size += st.st_size
-                    if (st.st_dev, st.st_ino) in protected or _is_database(e.path, st):
+                    if (
+                        (st.st_dev, st.st_ino) in protected
+                        or named_copy(e.name, copy_names)
+                        or _is_database(e.path, st)
+                    ):
                         out.databases.append(e.path)
                         out.databases += [
                             os.path.join(folder, e.name + s)
@@ -643,36 +700,103 @@ def survey(folders: Iterable[str], limit: int = SCAN_LIMIT, skip: Iterable[str] 
     return out
 
 
-def stage(folder: str, skip: Iterable[str], into: str, limit: int = STAGE_LIMIT) -> str:
-    """A copy of ``folder`` under ``into`` that any user may read (a bot of its own user
-    runs it instead of a folder closed to others), without the files in ``skip`` (its
-    databases). Refused above ``limit`` bytes."""
+class _TooLarge(Exception):
+    """A copy went over its bound (stops :func:`stage`'s copy at once)."""
+
+
+def _closed_refusal(folder: str, limit: int) -> str:
+    return (
+        f"{folder} is not readable by other users, and a process bot runs as a user "
+        f"of its own: it is copied for the bot only up to {limit >> 20} MiB; make it "
+        f"readable (chmod -R o+rX {folder}), or submit the bot as a container "
+        "(arena bot submit)"
+    )
+
+
+def _snapshot_refusal(folder: str, limit: int) -> str:
+    return (
+        f"{folder} is the bot's own folder and holds the arena's working directory or "
+        f"database, so the bot is shown a copy of it, made at each start, only up to "
+        f"{limit >> 20} MiB: give the bot a folder of its own (e.g. bots/NAME) that "
+        "holds only its files"
+    )
+
+
+def stage(
+    folder: str,
+    skip: Iterable[str],
+    into: str,
+    limit: int = STAGE_LIMIT,
+    *,
+    mounts: Iterable[str] = (),
+    refusal: str = "",
+) -> str:
+    """A copy of ``folder`` under ``into`` that any user may read, shown to a bot at the
+    folder's path instead of the folder itself: a folder closed to others (a bot of its
+    own user), or a snapshot of a folder where the arena's databases live (nothing made
+    there later reaches the bot). Left out: the files in ``skip``, and whatever is a
+    database when copied (SQLite by header, another name of a protected database, a
+    name marking a copy); sockets and devices. ``mounts`` (paths inside ``folder``
+    bound over the copy: the interpreter, the socket, shared files) are not copied, only
+    made empty, for the binds to land on. Refused above ``limit`` bytes, with
+    ``refusal`` (by default: why a closed folder is copied)."""
     skipped = set(skip)
+    over = {m for m in mounts if _under(m, folder) and m != folder}
+    protected = set()
+    for f in protected_files():
+        with contextlib.suppress(OSError):
+            st = os.stat(f)
+            protected.add((st.st_dev, st.st_ino))
+    copy_names = _copy_names()
     dest = os.path.join(into, str(len(os.listdir(into))))
     total = 0
 
+    def left_out(path: str, name: str) -> bool:
+        if path in skipped or path in over:
+            return True
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return True  # gone meanwhile
+        if stat.S_ISDIR(st.st_mode) or stat.S_ISLNK(st.st_mode):
+            return False
+        if not stat.S_ISREG(st.st_mode):
+            return True  # a socket, a pipe, a device
+        return (
+            (st.st_dev, st.st_ino) in protected
+            or named_copy(name, copy_names)
+            or _is_database(path, st)
+        )
+
     def ignore(where: str, names: list[str]) -> set[str]:
-        return {n for n in names if os.path.join(where, n) in skipped}
+        return {n for n in names if left_out(os.path.join(where, n), n)}
 
     def copy(src: str, dst: str) -> None:
         nonlocal total
         total += os.path.getsize(src)
         if total > limit:
-            raise OSError(
-                f"{folder} is not readable by other users, and a process bot runs as a user "
-                f"of its own: it is copied for the bot only up to {limit >> 20} MiB; make it "
-                f"readable (chmod -R o+rX {folder}), or submit the bot as a container "
-                "(arena bot submit)"
-            )
+            raise _TooLarge  # not an OSError: copytree would note it and copy on
         shutil.copy2(src, dst)
 
-    shutil.copytree(folder, dest, symlinks=True, ignore=ignore, copy_function=copy)
+    try:
+        shutil.copytree(folder, dest, symlinks=True, ignore=ignore, copy_function=copy)
+    except _TooLarge:
+        raise OSError(refusal or _closed_refusal(folder, limit)) from None
     for where, _dirs, files in os.walk(dest):
         os.chmod(where, 0o755)
         for name in files:
             p = os.path.join(where, name)
             if not os.path.islink(p):
                 os.chmod(p, 0o755 if os.stat(p).st_mode & 0o100 else 0o644)
+    for m in sorted(over):
+        target = os.path.join(dest, os.path.relpath(m, folder))
+        if os.path.isdir(m):
+            os.makedirs(target, mode=0o755, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
+            with open(target, "a"):
+                pass
+            os.chmod(target, 0o644)
     return dest
 
 
@@ -938,7 +1062,23 @@ def _bwrap_jail(
         own = _minimal([*own, *inside])
         need += inside
     found = survey(own, skip=runtime)  # the interpreter (a venv in the folder) is the arena's
-    staged: dict[str, str] = {}  # a closed own folder -> the copy the bot sees there
+    staged: dict[str, str] = {}  # an own folder -> the copy the bot sees there
+    # an own folder where a database of the arena is, or may appear while the bot runs
+    # (the arena's working directory, where a relative database URL puts it; a protected
+    # database's folder) is shown as a copy made now: nothing made there later reaches it
+    snapshots = snapshot_folders(own)
+    mounts = [*need, *shared]
+    if snapshots:
+        j.stage_dir = tempfile.mkdtemp(prefix="arena-stage-")
+        for folder in snapshots:
+            staged[folder] = stage(
+                folder,
+                found.databases,
+                j.stage_dir,
+                STAGE_LIMIT,
+                mounts=mounts,
+                refusal=_snapshot_refusal(folder, STAGE_LIMIT),
+            )
     if box.own_uid:  # never root: what its own user could not read is copied or refused
         closed = _closed(p for p in need if p not in own)
         if closed is not None:
@@ -947,11 +1087,12 @@ def _bwrap_jail(
                 f"of its own: make it readable (chmod o+rX {closed}), or submit the bot as a "
                 "container (arena bot submit)"
             )
-        if found.closed:
-            j.stage_dir = tempfile.mkdtemp(prefix="arena-stage-")
+        if any(f not in staged for f in found.closed):
+            j.stage_dir = j.stage_dir or tempfile.mkdtemp(prefix="arena-stage-")
             for folder in found.closed:
-                staged[folder] = stage(folder, found.databases, j.stage_dir)
-                _warn_staged(folder)
+                if folder not in staged:
+                    staged[folder] = stage(folder, found.databases, j.stage_dir, mounts=mounts)
+                    _warn_staged(folder)
         j.uid, j._uid_fd = allocate_uid()
         opts += ["--uid", str(j.uid), "--gid", str(j.uid)]
     else:  # the operator's own (non-root) user, in a user namespace of its own
@@ -989,6 +1130,9 @@ def _bwrap_jail(
         b += parents(p)
         b += [how, staged.get(p, p), p]
         made.add(p)
+        if p in staged:  # what is shown inside a copy (the interpreter, the socket) is live
+            for q in _minimal(q for q in need if _under(q, p) and q != p):
+                b += ["--ro-bind", q, q]
     # the working directory keeps its path (relative paths work), but shows only the
     # bot's own folders (those inside it), never the rest of it
     if not any(_under(j.cwd, q) for q in [*shown, *shared]):

@@ -12,6 +12,7 @@ keyctl and the like, and kills a system call of another architecture.
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import os
 import platform
@@ -89,10 +90,13 @@ def test_a_bot_finds_the_database_under_no_other_name(
     mine = copy_bot(open_dir(work / "mybot"), "reach.py")
     shutil.copyfile(db, mine / "backup.db")
     os.link(db, mine / "link")  # no name to tell it by
+    (mine / "arena.db.gz").write_bytes(gzip.compress(db.read_bytes()))  # copies by name
+    (mine / "events.sql.gz").write_bytes(gzip.compress(b"INSERT INTO events VALUES ('key');"))
     (mine / "data.bin").write_bytes(b"the bot's own data")
     other = copy_bot(open_dir(work / "other"), "player.py")
     (other / "secret.txt").write_text("another participant's strategy")
     names = ["arena.db", "link.db", "backup.db", "mybot/backup.db", "mybot/link"]
+    names += ["mybot/arena.db.gz", "mybot/events.sql.gz"]
     names += [str(db), str(work / "backup.db"), "other/secret.txt", "other/player.py"]
     names += ["/etc/shadow", "mybot/data.bin"]
     log = shared_file(tmp_path / "reach.jsonl")
@@ -200,6 +204,93 @@ def test_a_bot_in_a_folder_closed_to_others_never_runs_as_root(
     assert own["head"] == b"mine".hex()  # its own file, although closed to others
     (result,) = outcome
     assert_clean(result)
+
+
+def test_a_bot_in_the_arenas_working_directory_sees_a_snapshot_without_the_database(
+    isolated: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cd work; arena match --bot "python reach.py"``: the bot's own folder is the arena's
+    working directory, where the database lives. It sees a copy of its folder as it was at
+    its start, without the database or its copies by name; a hard link and a copy of the
+    database made while it runs never reach it."""
+    work = open_dir(tmp_path / "work")
+    monkeypatch.chdir(work)
+    db = work / "arena.db"
+    entries = [EntrySpec(p, Policy(p)) for p in ("ev", "random")]
+    create_tournament(
+        TournamentConfig(format="swiss", entries=entries, rounds=1), "sqlite:///arena.db"
+    )
+    assert db.read_bytes()[:16].hex() == SQLITE
+    copy_bot(work, "reach.py")
+    (work / "arena.db.gz").write_bytes(gzip.compress(db.read_bytes()))
+    shutil.copyfile(db, work / "arena.db.bak")
+    (work / "arena.dump").write_text("INSERT INTO events VALUES ('the deal key');\n")
+    (work / "data.bin").write_bytes(b"the bot's own data")
+    log, hold = shared_file(tmp_path / "reach.jsonl"), shared_file(tmp_path / "hold")
+    mark = marker()
+    early = ["arena.db", "arena.db.gz", "arena.db.bak", "arena.dump", "data.bin"]
+    late = ["late_hl.db", "late.db", "late.txt", "arena.db"]
+    env = {
+        "BOT_LOG": str(log),
+        "REACH_HOLD": str(hold),
+        "REACH_READ": json.dumps(early),
+        "REACH_LIST": json.dumps([".", str(work)]),
+        "REACH_LATE_READ": json.dumps(late),
+        "REACH_LATE_LIST": json.dumps(["."]),
+    }
+    cmd = f"{sys.executable} reach.py {mark}"
+    entry = BotEntry("reach", Command(cmd, cwd=str(work), env=env, share=(str(log), str(hold))))
+    outcome: list[MatchResult] = []
+    game = threading.Thread(target=lambda: outcome.append(play(match(entry, player("p")))))
+    game.start()
+    try:
+        _wait_for("the bot to look around", lambda: hold.read_text() or not game.is_alive())
+        assert hold.read_text() == "held", notes(log)
+        os.link(db, work / "late_hl.db")  # made while the bot runs
+        shutil.copyfile(db, work / "late.db")
+        (work / "late.txt").write_text("made after the bot started")
+    finally:
+        hold.write_text("go")
+        game.join(timeout=240)
+    found = reach(notes(log))
+    reads = {r["path"]: r for r in found["reads"]}
+    assert reads["data.bin"]["head"] == b"the bot's own data"[:16].hex()  # its own files
+    for name in early[:-1]:
+        assert not reads[name]["ok"] or reads[name]["head"] == "", (name, reads[name])
+    mine = ["data.bin", "hostile.py", "reach.py"]
+    lists = {x["path"]: x for x in found["lists"]}
+    assert lists["."]["names"] == mine and lists[str(work)]["names"] == mine
+    (after,) = [n for n in notes(log) if n["event"] == "late"]
+    for r in after["reads"]:
+        assert not r["ok"] or r["head"] == "", r
+    assert after["lists"][0]["names"] == mine
+    (result,) = outcome
+    assert_clean(result)
+    dispose_all()
+
+
+def test_a_bot_with_a_folder_of_its_own_sees_it_live_and_a_large_snapshot_is_refused(
+    isolated: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The common case (``python bots/mine/bot.py`` from the arena's working directory)
+    costs no copy; a folder holding the arena's working directory is copied for the bot
+    only up to a bound, and refused above it with what to do."""
+    work = open_dir(tmp_path / "work")
+    monkeypatch.chdir(work)
+    mine = open_dir(work / "bots" / "mine")
+    (mine / "bot.py").write_text("print('hello')\n")
+    jail = sandbox.jail([sys.executable, "bots/mine/bot.py"], cwd=str(work), env={})
+    try:
+        assert jail.stage_dir is None  # shown live, not copied
+    finally:
+        jail.close()
+    (work / "bot.py").write_text("print('hello')\n")
+    (work / "big.bin").write_bytes(b"x" * (2 << 20))
+    monkeypatch.setattr(sandbox, "STAGE_LIMIT", 1 << 20)
+    with pytest.raises(OSError, match="give the bot a folder of its own") as refused:
+        sandbox.jail([sys.executable, "bot.py"], cwd=str(work), env={})
+    assert str(refused.value).startswith(f"{work} is the bot's own folder")
+    assert "\n" not in str(refused.value)
 
 
 X86_64 = platform.machine() == "x86_64"

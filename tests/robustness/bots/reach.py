@@ -11,7 +11,9 @@ plays normally.
   and userfaultfd through ctypes and notes each result and errno;
 * ``REACH_HOLD`` (a path it may write): once it has noted all that, it writes ``held`` there
   and waits (up to a minute) until the test writes ``go``, so that the test can look at the
-  bot's process from outside (before the bot connects: no decision waits on it).
+  bot's process from outside (before the bot connects: no decision waits on it);
+* ``REACH_LATE_READ`` / ``REACH_LATE_LIST`` (JSON lists): once the test wrote ``go``, reads
+  and lists those too and notes them as the event ``late`` (what appeared while it ran).
 """
 
 import ctypes
@@ -102,6 +104,14 @@ def attack() -> None:
                 if f.read() == "go":
                     break
             time.sleep(0.02)
+        late_reads = json.loads(os.environ.get("REACH_LATE_READ", "[]"))
+        late_lists = json.loads(os.environ.get("REACH_LATE_LIST", "[]"))
+        if late_reads or late_lists:
+            hostile.note(
+                event="late",
+                reads=[read(p) for p in late_reads],
+                lists=[listing(p) for p in late_lists],
+            )
 
 
 if __name__ == "__main__":
