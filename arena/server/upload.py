@@ -366,7 +366,8 @@ def python_syntax_problem(filename: str, data: bytes) -> str | None:
     parse that runs out of memory or time is a reason too."""
     limit = limits.SYNTAX_CHECK_SECONDS
     args = [str(limits.SYNTAX_CHECK_MEMORY), str(max(1, int(limit)))]
-    cmd = [sys.executable, "-I", "-S", "-c", _CHECKER, filename, *args]
+    shown = "".join(ch for ch in filename if ch.isprintable())[:100] or "bot.py"  # an argument
+    cmd = [sys.executable, "-I", "-S", "-c", _CHECKER, shown, *args]
     with _checks:
         try:
             done = subprocess.run(cmd, input=data, capture_output=True, timeout=limit + 1)

@@ -12,6 +12,8 @@ that was killed.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 import shutil
 import tempfile
@@ -77,32 +79,32 @@ class RefusedUploads:
     def __init__(self, cap: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.cap, self.clock = cap, clock
         self._lock = threading.Lock()
-        self._times: dict[int, deque[float]] = {}
+        self._slots: dict[int, deque[tuple[float, int]]] = {}  # (when, which), oldest first
+        self._ids = itertools.count()
 
-    def take(self, participant_id: int) -> float | None:
-        """A slot (its time) for one upload's check; None if the participant's refused
-        uploads of the last hour, with those being checked, reach the cap."""
+    def take(self, participant_id: int) -> tuple[float, int] | None:
+        """A slot for one upload's check; None if the participant's refused uploads of
+        the last hour, with those being checked, reach the cap."""
         with self._lock:
             now_ = self.clock()
-            times = self._times.setdefault(participant_id, deque())
-            while times and times[0] <= now_ - self.WINDOW:
-                times.popleft()
-            if len(times) >= self.cap:
+            slots = self._slots.setdefault(participant_id, deque())
+            while slots and slots[0][0] <= now_ - self.WINDOW:
+                slots.popleft()
+            if len(slots) >= self.cap:
                 return None
-            times.append(now_)
-            return now_
+            slot = (now_, next(self._ids))
+            slots.append(slot)
+            return slot
 
-    def give_back(self, participant_id: int, slot: float) -> None:
+    def give_back(self, participant_id: int, slot: tuple[float, int]) -> None:
         """The upload was not refused: its slot is free again."""
         with self._lock:
-            times = self._times.get(participant_id)
-            if times is not None:
-                try:
-                    times.remove(slot)
-                except ValueError:
-                    pass
-                if not times:
-                    del self._times[participant_id]
+            slots = self._slots.get(participant_id)
+            if slots is not None:
+                with contextlib.suppress(ValueError):  # gone with its hour
+                    slots.remove(slot)
+                if not slots:
+                    del self._slots[participant_id]
 
 
 class Uploads:
@@ -136,7 +138,8 @@ class Uploads:
         """Check and unpack one upload and queue its build; the QUEUED build at once. Bad
         input is a UsageProblem raised before anything is stored; an upload past the
         hourly limit is :class:`TooMany` (counted and stored in one transaction, so
-        concurrent uploads cannot pass the limit together)."""
+        concurrent uploads cannot pass the limit together), and so is one past the limit
+        of refused uploads (:class:`RefusedUploads`), before it is checked."""
         check_bot_name(name, param="name")
         check_owner(self.db, name, participant_id)
         self.check_rate(participant_id)  # cheap: before unpacking anything
@@ -148,6 +151,7 @@ class Uploads:
                 f"{limits.REFUSED_UPLOADS_PER_HOUR} refused uploads an hour at most: "
                 f"try again later"
             )
+        counted = True  # the slot is this upload's until it passes the checks
         folder = Path(tempfile.mkdtemp(prefix="upload-", dir=self._spool))
         try:
             try:
@@ -156,6 +160,7 @@ class Uploads:
             except UploadRejected as e:  # counted (its slot kept); no server path in it
                 raise UploadRejected(self._private(str(e), folder, folder)) from None
             self.refused.give_back(participant_id, slot)
+            counted = False
             build = builds.start_within(
                 self.db,
                 participant_id,
@@ -169,7 +174,7 @@ class Uploads:
             self.queue.add(Job(build.id, participant_id, name, folder, context))
         except BaseException as e:
             shutil.rmtree(folder, ignore_errors=True)
-            if not isinstance(e, UploadRejected):
+            if counted and not isinstance(e, UploadRejected):
                 self.refused.give_back(participant_id, slot)  # not refused: not counted
             raise
         return build

@@ -241,3 +241,12 @@ def test_a_failed_builds_detail_and_log_never_show_the_servers_folder(
     stored = c.get(f"/api/builds/{body['build']}", headers={"authorization": f"Bearer {token}"})
     no_server_path(stored.json()["detail"])
     no_server_path(stored.json()["log"])
+
+
+@pytest.mark.parametrize("filename", ["a\0b.py", "\ud800.py", "x" * 200_000 + ".py"])
+def test_any_file_name_is_checked_without_breaking_the_check(filename: str) -> None:
+    from arena.server.upload import python_syntax_problem
+
+    assert python_syntax_problem(filename, b"print(1)\n") is None
+    why = python_syntax_problem(filename, b"def (:\n")
+    assert why is not None and why.startswith("invalid syntax")
