@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import signal
 import stat
 import struct
 import subprocess
@@ -378,6 +379,6 @@ def python_syntax_problem(filename: str, data: bytes) -> str | None:
     said = done.stdout.decode("utf-8", "replace").strip()
     if done.returncode == 1 and said:
         return said
-    if done.returncode < 0:
-        return f"parsing it was stopped past the check's limits (signal {-done.returncode})"
+    if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return f"parsing it took more than {limit:g} s"
     return "parsing it failed past the check's limits (memory or time)"

@@ -250,3 +250,16 @@ def test_any_file_name_is_checked_without_breaking_the_check(filename: str) -> N
     assert python_syntax_problem(filename, b"print(1)\n") is None
     why = python_syntax_problem(filename, b"def (:\n")
     assert why is not None and why.startswith("invalid syntax")
+
+
+def test_a_parse_past_the_checks_memory_or_time_is_a_reason_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from arena.server.upload import python_syntax_problem
+
+    source = worst_case_py(limits.MAX_SINGLE_FILE_BYTES).removesuffix(b")\n")
+    monkeypatch.setattr(limits, "SYNTAX_CHECK_MEMORY", 150 << 20)
+    assert python_syntax_problem("w.py", source) == "parsing it takes too much memory"
+    monkeypatch.setattr(limits, "SYNTAX_CHECK_MEMORY", 2 << 30)
+    monkeypatch.setattr(limits, "SYNTAX_CHECK_SECONDS", 0.2)
+    assert python_syntax_problem("w.py", source) == "parsing it took more than 0.2 s"
