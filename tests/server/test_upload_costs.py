@@ -162,7 +162,9 @@ def test_an_archive_of_very_many_entries_is_refused_within_a_fraction_of_a_secon
     took = time.monotonic() - t0
     print(f"{kind}: {len(data) / (1 << 20):.1f} MiB refused in {took * 1000:.0f} ms")
     assert r.status_code == 400 and "more than 5,000 files" in r.json()["detail"], r.text
-    assert took < 0.7, f"refusing it took {took:.2f} s"
+    # listing every entry: 2-4 s for the zips, ~3.5 s for the tar.gz's (20 times what the
+    # first 5,001 take); refused from the end record, or at the cap: ~0.05 s and ~0.15 s
+    assert took < (2.0 if kind == "tar.gz" else 1.0), f"refusing it took {took:.2f} s"
 
 
 def test_refused_uploads_past_their_hourly_limit_get_429_exactly(server: Any) -> None:
