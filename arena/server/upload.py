@@ -61,7 +61,6 @@ import resource, sys
 mem, cpu = int(sys.argv[2]), int(sys.argv[3])
 resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-sys.setrecursionlimit(2000)
 try:
     compile(sys.stdin.buffer.read().decode("utf-8"), sys.argv[1], "exec", dont_inherit=True)
 except MemoryError:
