@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import math
 import signal
 import stat
 import struct
@@ -365,12 +366,12 @@ def python_syntax_problem(filename: str, data: bytes) -> str | None:
     process (see the module's docstring), at most :data:`CHECKS_AT_ONCE` at a time; a
     parse that runs out of memory or time is a reason too."""
     limit = limits.SYNTAX_CHECK_SECONDS
-    args = [str(limits.SYNTAX_CHECK_MEMORY), str(max(1, int(limit)))]
+    args = [str(limits.SYNTAX_CHECK_MEMORY), str(max(1, math.ceil(limit)))]
     shown = "".join(ch for ch in filename if ch.isprintable())[:100] or "bot.py"  # an argument
     cmd = [sys.executable, "-I", "-S", "-c", _CHECKER, shown, *args]
     with _checks:
         try:
-            done = subprocess.run(cmd, input=data, capture_output=True, timeout=limit + 1)
+            done = subprocess.run(cmd, input=data, capture_output=True, timeout=limit)
         except subprocess.TimeoutExpired:
             return f"parsing it took more than {limit:g} s"
     if done.returncode == 0:
