@@ -188,7 +188,11 @@ LADDER_TABLES_PER_ROUND = 100  # a ladder's tables are stored in rounds of this 
 MAX_LADDER_GAMES = 10_000_000  # --max-games of one run
 
 # the competition server (arena serve): uploads, their archives, the live pages
-MAX_UPLOAD_BYTES = 10 << 20  # an uploaded archive or .py file, as sent
+MAX_UPLOAD_BYTES = 10 << 20  # an uploaded archive, as sent
+MAX_SINGLE_FILE_BYTES = 1 << 20  # an uploaded .py file: a bot's source, not a data file
+# (parsing one costs the checker ~400 times its size in memory: see below)
+SYNTAX_CHECK_MEMORY = 768 << 20  # address space of the child process that parses a .py
+SYNTAX_CHECK_SECONDS = 10.0  # its CPU and wall-clock time
 MAX_UNPACKED_BYTES = 50 << 20  # what an archive may unpack to, all files together
 MAX_ARCHIVE_MEMBERS = 5000  # files and folders in one archive (see below)
 # Members are cheap: a tar header (512 bytes, counted against the unpacked cap as the
@@ -197,6 +201,8 @@ MAX_ARCHIVE_MEMBERS = 5000  # files and folders in one archive (see below)
 # protobufjs) are ~1,200 files, so 1,000 refused the smallest real Node bot.
 MAX_COMPRESSION_RATIO = 200  # unpacked / packed size: above it the archive is a bomb
 UPLOADS_PER_HOUR = 10  # uploads one participant may start within an hour
+REFUSED_UPLOADS_PER_HOUR = 30  # uploads of one participant refused (400) within an hour:
+# beyond, an upload is answered 429 before it is checked (checking costs the server work)
 UPLOAD_BUILD_TIMEOUT = 300.0  # seconds for the build of one upload
 LIVE_POLL = 0.5  # seconds between the live pages' looks at the database
 LIVE_KEEPALIVE = 15.0  # seconds between comments on an idle event stream

@@ -25,11 +25,13 @@ the sandbox, checked with the compliance suite, registered when they pass) and a
 (documented at /openapi.json and /docs). Events created on the site run in this process,
 one at a time, and unfinished ones are resumed when it starts.
 
-Uploads: at most {format_size(limits.MAX_UPLOAD_BYTES)}, unpacking to at most
+Uploads: at most {format_size(limits.MAX_UPLOAD_BYTES)} (a single .py file: at most
+{format_size(limits.MAX_SINGLE_FILE_BYTES)}), unpacking to at most
 {format_size(limits.MAX_UNPACKED_BYTES)} in {limits.MAX_ARCHIVE_MEMBERS:,} files (and at
 most {limits.MAX_COMPRESSION_RATIO} times the upload's size); {limits.UPLOADS_PER_HOUR}
-uploads an hour per participant; each build {limits.UPLOAD_BUILD_TIMEOUT:g} s. An upload
-is answered at once with its build page, which follows the queued build live.
+uploads an hour per participant, and {limits.REFUSED_UPLOADS_PER_HOUR} refused ones (beyond:
+429); each build {limits.UPLOAD_BUILD_TIMEOUT:g} s. An upload is answered at once with its
+build page, which follows the queued build live.
 
 Participants are made and managed with 'arena user' (add, list, disable, enable,
 token). Sign-ins are kept on the server: signing out ends one at once, disabling a

@@ -233,11 +233,13 @@ def create_app(config: ServerConfig) -> FastAPI:
             "token": None,
             "token_bot": None,
             "max_upload": format_size(limits.MAX_UPLOAD_BYTES),
+            "max_single_file": format_size(limits.MAX_SINGLE_FILE_BYTES),
             "max_unpacked": format_size(limits.MAX_UNPACKED_BYTES),
             "max_members": f"{limits.MAX_ARCHIVE_MEMBERS:,}",
             "max_ratio": limits.MAX_COMPRESSION_RATIO,
             "build_seconds": f"{limits.UPLOAD_BUILD_TIMEOUT:g}",
             "per_hour": limits.UPLOADS_PER_HOUR,
+            "refused_per_hour": limits.REFUSED_UPLOADS_PER_HOUR,
         }
         values.update(ctx)
         return own_page(request, who, "me.html", "me.html", status, **values)

@@ -7,7 +7,15 @@ looked at first: only regular files and folders (no symlinks, hard links or devi
 absolute path and no ``..``, at most :data:`~arena.limits.MAX_ARCHIVE_MEMBERS` members
 and :data:`~arena.limits.MAX_UNPACKED_BYTES` unpacked, at most
 :data:`~arena.limits.MAX_COMPRESSION_RATIO` times the upload's size (a zip bomb). The
-gzip stream is read through a counter, so even a bomb of tar headers stops at the cap.
+gzip stream is read through a counter, so even a bomb of tar headers stops at the cap; a
+zip's count of entries is read from its end records (and its central directory's
+signatures counted) before :mod:`zipfile` parses a single entry.
+
+A ``.py`` file is at most :data:`~arena.limits.MAX_SINGLE_FILE_BYTES`, and its syntax is
+checked in a child process (``python -I``, with a memory limit and a CPU and wall-clock
+timeout): :func:`compile` holds the interpreter lock for the whole parse and can take
+hundreds of times the source's size in memory, so in the server process one upload would
+stall every request, and a deeply nested expression would crash the check.
 
 Files keep their executable bits (a kit's prebuilt binary or start script runs as it did
 on the author's machine), from the tar header or from a zip made on Unix; every other bit
@@ -19,10 +27,17 @@ from __future__ import annotations
 
 import gzip
 import io
+import math
+import signal
 import stat
+import struct
+import subprocess
+import sys
 import tarfile
+import threading
 import zipfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO
@@ -37,6 +52,31 @@ FILE_MODE = 0o644  # every unpacked file: readable by the bot's user in the imag
 EXEC_BITS = 0o111  # ...plus the executable bits the archive gave it
 DIR_MODE = 0o755
 ZIP_UNIX = 3  # ZipInfo.create_system of a zip made on Unix (its external_attr holds a mode)
+CHECKS_AT_ONCE = 2  # .py syntax checks run side by side (each may take the memory limit)
+_checks = threading.BoundedSemaphore(CHECKS_AT_ONCE)
+
+# What the child process runs (``python -I -c``): it limits itself before it reads the
+# source, then says on one line why the source is not Python (exit 1), or nothing (exit 0).
+_CHECKER = """
+import resource, sys
+mem, cpu = int(sys.argv[2]), int(sys.argv[3])
+resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+try:
+    compile(sys.stdin.buffer.read().decode("utf-8"), sys.argv[1], "exec", dont_inherit=True)
+except MemoryError:
+    why = "parsing it takes too much memory"
+except RecursionError:
+    why = "it is nested too deeply"
+except (SyntaxError, ValueError, UnicodeDecodeError) as e:
+    why = str(e)
+except Exception as e:
+    why = f"{type(e).__name__}: {e}"
+else:
+    sys.exit(0)
+print(" ".join(why.split())[:300], flush=True)
+sys.exit(1)
+"""
 
 
 class UploadRejected(UsageProblem):
@@ -145,6 +185,34 @@ def _tar_members(data: bytes) -> list[Member]:
     return members
 
 
+_EOCD = struct.Struct("<4s4H2LH")  # a zip's end of central directory record
+_EOCD64_LOCATOR = struct.Struct("<4sLQL")  # zip64's locator, just before it
+_EOCD64 = struct.Struct("<4sQ2H2L4Q")  # zip64's end record, just before the locator
+_CENTRAL_ENTRY = b"PK\x01\x02"  # the signature every central directory entry starts with
+
+
+def zip_entries(data: bytes) -> int:
+    """How many entries :mod:`zipfile` would read from the zip ``data``, at least: the
+    counts its end records declare, or the entry signatures in the central directory they
+    locate (a declared count may lie; zipfile reads the directory by its size). Found in
+    microseconds, where zipfile takes seconds to list 100,000 entries. 0 if there is no
+    end record (zipfile then refuses the archive itself)."""
+    at = data.rfind(b"PK\x05\x06", max(0, len(data) - _EOCD.size - 0xFFFF))
+    if at < 0 or at + _EOCD.size > len(data):
+        return 0
+    _sig, _d, _dcd, on_disk, total, cd_size, _off, _comment = _EOCD.unpack_from(data, at)
+    declared, end = max(on_disk, total), at
+    locator = at - _EOCD64_LOCATOR.size
+    if locator >= 0 and data[locator : locator + 4] == b"PK\x06\x07":
+        record = locator - _EOCD64.size
+        if record >= 0 and data[record : record + 4] == b"PK\x06\x06":
+            fields = _EOCD64.unpack_from(data, record)
+            declared = max(declared, fields[6], fields[7])
+            cd_size, end = fields[8], record
+    start = max(0, end - cd_size)
+    return max(declared, data.count(_CENTRAL_ENTRY, start, end))
+
+
 def _zip_members(z: zipfile.ZipFile) -> list[Member]:
     members = []
     for info in z.infolist():
@@ -191,16 +259,21 @@ def _unpack(kind: str, data: bytes, dest: Path) -> None:
 
 def _unpack_members(kind: str, data: bytes, dest: Path) -> None:
     if kind == "zip":
+        if zip_entries(data) > limits.MAX_ARCHIVE_MEMBERS:  # before zipfile lists them
+            raise UploadRejected(
+                f"the archive holds more than {limits.MAX_ARCHIVE_MEMBERS:,} files and folders"
+            )
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as z:
                 members = _zip_members(z)
                 _check(members, len(data))
                 for zinfo, m in zip(z.infolist(), members, strict=True):
-                    if m.is_dir:
-                        (dest / m.path).mkdir(parents=True, exist_ok=True)
-                    else:
-                        with z.open(zinfo) as zsrc:
-                            _write(dest, m, zsrc)
+                    with _placing(m):
+                        if m.is_dir:
+                            (dest / m.path).mkdir(parents=True, exist_ok=True)
+                        else:
+                            with z.open(zinfo) as zsrc:
+                                _write(dest, m, zsrc)
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError) as e:
             raise UploadRejected(f"the upload is not a readable .zip: {e}") from None
         return
@@ -209,14 +282,30 @@ def _unpack_members(kind: str, data: bytes, dest: Path) -> None:
     try:
         with _tar_stream(data) as tar:
             for info, m in zip(_iter(tar), members, strict=True):
-                if m.is_dir:
-                    (dest / m.path).mkdir(parents=True, exist_ok=True)
-                else:
-                    tsrc = tar.extractfile(info)
-                    assert tsrc is not None  # a regular file, checked above
-                    _write(dest, m, tsrc)
+                with _placing(m):
+                    if m.is_dir:
+                        (dest / m.path).mkdir(parents=True, exist_ok=True)
+                    else:
+                        tsrc = tar.extractfile(info)
+                        assert tsrc is not None  # a regular file, checked above
+                        _write(dest, m, tsrc)
     except (tarfile.TarError, OSError, EOFError) as e:
         raise UploadRejected(f"the upload is not a readable .tar.gz: {e}") from None
+
+
+@contextmanager
+def _placing(member: Member) -> Iterator[None]:
+    """An OS error while ``member`` is written (a file and a folder of the same name, say)
+    refused, naming the member by its place in the archive, not the server's path."""
+    try:
+        yield
+    except OSError as e:
+        if e.filename is None:  # not the file system's: the archive's stream
+            raise
+        raise UploadRejected(
+            f"{str(member.path)!r} cannot be unpacked ({e.strerror}): the archive holds "
+            f"a file and a folder of the same name"
+        ) from None
 
 
 def _iter(tar: tarfile.TarFile) -> Iterator[tarfile.TarInfo]:
@@ -248,13 +337,48 @@ def unpack_upload(filename: str, data: bytes, dest: Path) -> Path:
         raise UploadRejected("the upload is empty")
     kind = kind_of(filename, data)
     if kind == "py":
-        try:
-            source = data.decode("utf-8")
-            compile(source, filename, "exec", dont_inherit=True)
-        except (UnicodeDecodeError, SyntaxError, ValueError) as e:
-            raise UploadRejected(f"{filename!r} is not a Python program: {e}") from None
+        if len(data) > limits.MAX_SINGLE_FILE_BYTES:
+            raise UploadRejected(
+                f"{filename!r} is {format_size(len(data))}; a single .py file is at most "
+                f"{format_size(limits.MAX_SINGLE_FILE_BYTES)} (upload an archive for more)"
+            )
+        why = python_syntax_problem(filename, data)
+        if why is not None:
+            raise UploadRejected(f"{filename!r} is not a Python program: {why}")
         (dest / SINGLE_FILE_NAME).write_bytes(data)
         (dest / "Dockerfile").write_text(SINGLE_FILE_DOCKERFILE)
         return dest
-    _unpack(kind, data, dest)
-    return context_of(dest)
+    try:
+        _unpack(kind, data, dest)
+        return context_of(dest)
+    except UploadRejected as e:  # an OS error may name the file by the server's path
+        raise UploadRejected(hide_folder(str(e), dest)) from None
+
+
+def hide_folder(text: str, folder: Path, name: str = "the upload") -> str:
+    """``text`` with ``folder`` (a path of the server) left out: its files named by their
+    place in it, the folder itself as ``name``."""
+    return text.replace(f"{folder}/", "").replace(str(folder), name)
+
+
+def python_syntax_problem(filename: str, data: bytes) -> str | None:
+    """Why ``data`` is not a Python program (one line), or None. Parsed in a child
+    process (see the module's docstring), at most :data:`CHECKS_AT_ONCE` at a time; a
+    parse that runs out of memory or time is a reason too."""
+    limit = limits.SYNTAX_CHECK_SECONDS
+    args = [str(limits.SYNTAX_CHECK_MEMORY), str(max(1, math.ceil(limit)))]
+    shown = "".join(ch for ch in filename if ch.isprintable())[:100] or "bot.py"  # an argument
+    cmd = [sys.executable, "-I", "-S", "-c", _CHECKER, shown, *args]
+    with _checks:
+        try:
+            done = subprocess.run(cmd, input=data, capture_output=True, timeout=limit)
+        except subprocess.TimeoutExpired:
+            return f"parsing it took more than {limit:g} s"
+    if done.returncode == 0:
+        return None
+    said = done.stdout.decode("utf-8", "replace").strip()
+    if done.returncode == 1 and said:
+        return said
+    if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return f"parsing it took more than {limit:g} s"
+    return "parsing it failed past the check's limits (memory or time)"

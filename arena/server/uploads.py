@@ -12,9 +12,15 @@ that was killed.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 import shutil
 import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -23,7 +29,7 @@ from arena.errors import ArenaError, UsageProblem
 from arena.names import check_bot_name
 from arena.runtime.build_sandbox import BuildLimits
 from arena.server.buildqueue import LOG_CAP, BuildQueue, Job
-from arena.server.upload import UploadRejected, unpack_upload
+from arena.server.upload import UploadRejected, hide_folder, unpack_upload
 from arena.status import BuildStatus
 from arena.store import builds
 from arena.store.db import Db
@@ -55,6 +61,52 @@ class TooMany(ArenaError):
     """The participant's upload rate limit is spent."""
 
 
+class RefusedUploads:
+    """Each participant's refused uploads of the last hour, counted in memory: checking an
+    upload costs the server work (a 10 MiB archive listed, a .py parsed), and a refused one
+    stores nothing, so without this count it would be free to repeat.
+
+    Memory is enough: the count bounds the server's work now, not a record anyone reads;
+    a restart forgets it, which gives nobody more than one more hour's worth. It holds at
+    most :data:`~arena.limits.REFUSED_UPLOADS_PER_HOUR` times per participant.
+
+    An upload takes a slot before it is checked (:meth:`take`) and gives it back if it
+    was not refused (:meth:`give_back`), under one lock: concurrent uploads cannot pass
+    the limit together."""
+
+    WINDOW = 3600.0  # seconds
+
+    def __init__(self, cap: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.cap, self.clock = cap, clock
+        self._lock = threading.Lock()
+        self._slots: dict[int, deque[tuple[float, int]]] = {}  # (when, which), oldest first
+        self._ids = itertools.count()
+
+    def take(self, participant_id: int) -> tuple[float, int] | None:
+        """A slot for one upload's check; None if the participant's refused uploads of
+        the last hour, with those being checked, reach the cap."""
+        with self._lock:
+            now_ = self.clock()
+            slots = self._slots.setdefault(participant_id, deque())
+            while slots and slots[0][0] <= now_ - self.WINDOW:
+                slots.popleft()
+            if len(slots) >= self.cap:
+                return None
+            slot = (now_, next(self._ids))
+            slots.append(slot)
+            return slot
+
+    def give_back(self, participant_id: int, slot: tuple[float, int]) -> None:
+        """The upload was not refused: its slot is free again."""
+        with self._lock:
+            slots = self._slots.get(participant_id)
+            if slots is not None:
+                with contextlib.suppress(ValueError):  # gone with its hour
+                    slots.remove(slot)
+                if not slots:
+                    del self._slots[participant_id]
+
+
 class Uploads:
     """Takes uploads (at once) and builds them in the queue."""
 
@@ -62,6 +114,7 @@ class Uploads:
         self.db = db
         self.queue = BuildQueue(db, self._build, workers)
         self._spool: Path | None = None
+        self.refused = RefusedUploads(limits.REFUSED_UPLOADS_PER_HOUR)
 
     def start(self) -> None:
         _sweep_spools()
@@ -85,16 +138,29 @@ class Uploads:
         """Check and unpack one upload and queue its build; the QUEUED build at once. Bad
         input is a UsageProblem raised before anything is stored; an upload past the
         hourly limit is :class:`TooMany` (counted and stored in one transaction, so
-        concurrent uploads cannot pass the limit together)."""
+        concurrent uploads cannot pass the limit together), and so is one past the limit
+        of refused uploads (:class:`RefusedUploads`), before it is checked."""
         check_bot_name(name, param="name")
         check_owner(self.db, name, participant_id)
         self.check_rate(participant_id)  # cheap: before unpacking anything
         if self._spool is None:
             raise ArenaError("the server is not taking uploads (it is starting or stopping)")
+        slot = self.refused.take(participant_id)
+        if slot is None:
+            raise TooMany(
+                f"{limits.REFUSED_UPLOADS_PER_HOUR} refused uploads an hour at most: "
+                f"try again later"
+            )
+        counted = True  # the slot is this upload's until it passes the checks
         folder = Path(tempfile.mkdtemp(prefix="upload-", dir=self._spool))
         try:
-            context = unpack_upload(filename, data, folder)  # refused: nothing stored
-            refuse_unbuildable(context)  # e.g. FROM another's image: refused, nothing stored
+            try:
+                context = unpack_upload(filename, data, folder)  # refused: nothing stored
+                refuse_unbuildable(context)  # e.g. FROM another's image: refused, nothing stored
+            except UploadRejected as e:  # counted (its slot kept); no server path in it
+                raise UploadRejected(self._private(str(e), folder, folder)) from None
+            self.refused.give_back(participant_id, slot)
+            counted = False
             build = builds.start_within(
                 self.db,
                 participant_id,
@@ -106,10 +172,20 @@ class Uploads:
                 raise self._too_many()
             assert build.id is not None
             self.queue.add(Job(build.id, participant_id, name, folder, context))
-        except BaseException:
+        except BaseException as e:
             shutil.rmtree(folder, ignore_errors=True)
+            if counted and not isinstance(e, UploadRejected):
+                self.refused.give_back(participant_id, slot)  # not refused: not counted
             raise
         return build
+
+    def _private(self, text: str, context: Path, folder: Path) -> str:
+        """``text`` (a message or a log line for the uploader) without the server's paths:
+        the upload's files named by their place in it (see :func:`hide_folder`)."""
+        text = hide_folder(hide_folder(text, context), folder)
+        if self._spool is not None:
+            text = hide_folder(text, self._spool, "the server's build folder")
+        return text
 
     def cancel(self, build_id: int) -> bool:
         return self.queue.cancel(build_id)
@@ -127,8 +203,10 @@ class Uploads:
                 job.context,
                 job.name,
                 limits=BuildLimits(timeout=limits.UPLOAD_BUILD_TIMEOUT),
-                on_line=job.line,
-                progress=lambda msg: job.line(f"check: {msg}"),
+                on_line=lambda text: job.line(self._private(text, job.context, job.folder)),
+                progress=lambda msg: job.line(
+                    self._private(f"check: {msg}", job.context, job.folder)
+                ),
                 owner_id=job.participant_id,
                 keep_failed=False,
                 run=job.run,
@@ -145,7 +223,11 @@ class Uploads:
             return
         checks = submitted.checks or []
         for c in checks:
-            job.line(f"{'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}")
+            job.line(
+                self._private(
+                    f"{'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}", job.context, job.folder
+                )
+            )
         if submitted.failed:
             first = submitted.failed[0]
             self._finish(
@@ -177,6 +259,7 @@ class Uploads:
     def _finish(
         self, job: Job, status: BuildStatus, detail: str, version: int | None = None
     ) -> Build:
+        detail = self._private(detail, job.context, job.folder)
         return builds.finish(self.db, job.build_id, status, detail, job.log(), version)
 
 
@@ -191,6 +274,4 @@ def refuse_unbuildable(context: Path) -> None:
     try:
         plan_build(context)
     except UsageProblem as e:
-        raise UploadRejected(
-            str(e).replace(f"{context}/", "").replace(str(context), "the upload")
-        ) from None
+        raise UploadRejected(hide_folder(str(e), context)) from None
