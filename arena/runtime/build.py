@@ -21,6 +21,14 @@ timeout or whose running step writes more than the image cap, by closing the con
 oversized build leaves nothing behind: its containers are gone and the images it created
 (intermediate layers, the tag) are removed. Images are identified by their id
 (``sha256:…``), which is what the registry records: a tag may move, the id does not.
+
+The log names the build's containers and images, but a step's own output is in the log
+too and can print the same lines: what the log names is only a candidate, checked against
+the engine (:class:`_Owned`) before the build removes or measures it. Whatever existed when
+the build started is never touched; an image is removed only if the engine says it was
+committed from one of the build's containers and it has no tag; a container only if it was
+created after the build started, in the build's cgroup. The built image's id is the one the
+engine reports at the end of the stream (``aux``), never a line of the log.
 """
 
 from __future__ import annotations
@@ -254,6 +262,64 @@ def _only_our_bases(path: Path, text: str, args: Mapping[str, str]) -> None:
         )
 
 
+# ---------------------------------------------------------------------------- ownership
+@dataclass
+class _Owned:
+    """What the engine held when the build started, to tell the build's own containers
+    and images from those its log merely names (a step can print ``---> Running in <id>``
+    or ``---> <id>`` for anything it has learnt the id of)."""
+
+    containers: frozenset[str]  # full ids of every container at the start
+    images: frozenset[str]  # full ids (sha256:…) of every image at the start
+    cgroup_parent: str | None  # the build containers' parent cgroup, when there is one
+    _checked: dict[str, str | None] = field(default_factory=dict)
+
+    @classmethod
+    def snapshot(cls, api: Any, cgroup_parent: str | None) -> _Owned:
+        containers = frozenset(str(c["Id"]) for c in api.containers(all=True, quiet=True))
+        images = frozenset(str(i) for i in api.images(all=True, quiet=True))
+        return cls(containers, images, cgroup_parent)
+
+    def container(self, api: Any, cid: str) -> str | None:
+        """The full id of the build container the log calls ``cid``, or ``None`` when it
+        is not one: it existed before the build, is not in the build's cgroup, or is
+        gone. Cached: a container's answers do not change."""
+        if cid not in self._checked:
+            self._checked[cid] = self._container(api, cid)
+        return self._checked[cid]
+
+    def _container(self, api: Any, cid: str) -> str | None:
+        try:
+            info = api.inspect_container(cid)
+        except Exception:
+            return None
+        full = str(info.get("Id") or "")
+        if not full.startswith(cid) or full in self.containers:
+            return None
+        parent = str((info.get("HostConfig") or {}).get("CgroupParent") or "")
+        if self.cgroup_parent is not None and parent != self.cgroup_parent:
+            return None
+        return full
+
+    def image(self, api: Any, iid: str, containers: list[str]) -> str | None:
+        """The full id of the image ``iid`` if this build committed it (the engine records
+        the container it was committed from, one the build's log named and that did not
+        exist before) and nothing else uses its name (no tag); ``None`` otherwise."""
+        try:
+            info = api.inspect_image(iid)
+        except Exception:
+            return None
+        full = str(info.get("Id") or "")
+        if not full.removeprefix("sha256:").startswith(iid.removeprefix("sha256:")):
+            return None
+        if full in self.images or info.get("RepoTags"):
+            return None
+        source = str(info.get("Container") or "")
+        if not source or source in self.containers:
+            return None
+        return full if any(source.startswith(c) for c in containers) else None
+
+
 # ---------------------------------------------------------------------------- the log
 @dataclass
 class _Build:
@@ -268,6 +334,7 @@ class _Build:
     image_id: str | None = None
     error: str | None = None
     stopped: str | None = None  # why the watchdog stopped the build
+    owned: _Owned | None = None  # what the engine held at the start (see _Owned)
     _step: str = ""
     _cached: bool = False
     _pending: str = ""
@@ -374,17 +441,26 @@ class _Watchdog(threading.Thread):
                     return
 
     def _step_size(self) -> int | None:
-        cid, parent = self.build.running, self.build.last_image
-        if cid is None:
+        """What the running step's container has written plus the image it runs on; the
+        container is the log's word only once the engine confirms it is the build's
+        (:meth:`_Owned.container`): a forged id never gets another container measured."""
+        cid, owned = self.build.running, self.build.owned
+        if cid is None or owned is None:
             return None
         try:
-            listed = self.api.containers(all=True, size=True, filters={"id": cid})
-            rw = int(listed[0].get("SizeRw") or 0) if listed else 0
+            full = owned.container(self.api, cid)
+            if full is None:
+                return None
+            listed = self.api.containers(all=True, size=True, filters={"id": full})
+            if not listed:
+                return None  # the step ended meanwhile
+            rw = int(listed[0].get("SizeRw") or 0)
+            parent = str(listed[0].get("ImageID") or "")
             if parent and parent not in self._sizes:
                 self._sizes[parent] = int(self.api.inspect_image(parent).get("Size") or 0)
         except Exception:
             return None  # the step ended meanwhile
-        return rw + self._sizes.get(parent or "", 0)
+        return rw + self._sizes.get(parent, 0)
 
     def stop(self, why: str) -> None:
         self.build.stopped = why
@@ -460,6 +536,10 @@ def build_image(
     if cancel is not None and cancel.is_set():
         raise BuildStopped(f"building {plan.context} as {tag} was stopped: it was cancelled")
     try:
+        try:
+            build.owned = _Owned.snapshot(api, pids.parent)
+        except Exception as e:
+            raise DockerUnavailable(f"Docker is not available: {_reason(e)}") from e
         with archive(context) as tar:
             try:
                 resp = api.post(
@@ -507,6 +587,8 @@ def build_image(
             f"building {plan.context} as {tag} failed: {why}\n"
             f"--- last {len(build.tail)} lines of the build log ---\n{log_tail}"
         )
+    # the engine's own word (the stream's aux message), never a line of the log; without
+    # it, the random tag only this build could have set
     image = build.image_id or image_id_of(tag, client=client)
     try:
         size = int(api.inspect_image(image).get("Size") or 0)
@@ -565,34 +647,44 @@ def _explain_step(error: str, build: _Build, limits: BuildLimits) -> str:
 def _clean_up(api: Any, build: _Build, tag: str | None, wait: float = 20.0) -> None:
     """Remove what a failed or stopped build left: its containers (the engine removes them
     on cancellation; those still there at the deadline are forced), then the images it
-    committed, newest first, and its tag."""
+    committed, newest first, and its tag. Only what the engine confirms is the build's own
+    (:class:`_Owned`): the log's lines are a step's to print."""
     errors = _errors()
+    owned = build.owned
+    if owned is None:  # nothing was sent
+        return
     deadline = time.monotonic() + wait
     for cid in build.containers:
         while True:
+            full = owned.container(api, cid)
+            if full is None:
+                break
             try:
-                api.inspect_container(cid)
+                api.inspect_container(full)
             except errors.NotFound:
                 break
             except Exception:
                 break
             if time.monotonic() > deadline:
                 with contextlib.suppress(Exception):
-                    api.remove_container(cid, force=True)
+                    api.remove_container(full, force=True)
                 break
             time.sleep(0.1)
-    created = list(build.created)
-    if build.stopped is not None:
-        created += _orphans(api, build.containers, created)
     if tag is not None:
         with contextlib.suppress(Exception):
             api.remove_image(tag, noprune=True)
+    created = list(build.created)
+    if build.stopped is not None:
+        created += _orphans(api, build.containers, created, owned)
     for image in reversed(created):
+        full = owned.image(api, image, build.containers)
+        if full is None:
+            continue
         with contextlib.suppress(errors.NotFound, errors.APIError):
-            api.remove_image(image, noprune=True)
+            api.remove_image(full, noprune=True)
 
 
-def _orphans(api: Any, containers: list[str], known: list[str]) -> list[str]:
+def _orphans(api: Any, containers: list[str], known: list[str], owned: _Owned) -> list[str]:
     """Images committed from this build's containers that the log did not get to report
     (a step that finished just as the build was cut off)."""
     if not containers:
@@ -602,6 +694,8 @@ def _orphans(api: Any, containers: list[str], known: list[str]) -> list[str]:
     with contextlib.suppress(Exception):
         for img in api.images(all=True, filters={"dangling": True}):
             iid = str(img.get("Id", ""))
+            if iid in owned.images:
+                continue
             if any(iid.removeprefix("sha256:").startswith(k) for k in known):
                 continue
             cid = str(api.inspect_image(iid).get("Container") or "")
