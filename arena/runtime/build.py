@@ -282,17 +282,19 @@ class _Owned:
 
     def container(self, api: Any, cid: str) -> str | None:
         """The full id of the build container the log calls ``cid``, or ``None`` when it
-        is not one: it existed before the build, is not in the build's cgroup, or is
-        gone. Cached: a container's answers do not change."""
-        if cid not in self._checked:
-            self._checked[cid] = self._container(api, cid)
-        return self._checked[cid]
-
-    def _container(self, api: Any, cid: str) -> str | None:
+        is not one (it existed before the build, or is not in the build's cgroup) or
+        cannot be inspected (gone). A verdict is kept: a container's answers do not
+        change; a failed look is not (the next one may succeed)."""
+        if cid in self._checked:
+            return self._checked[cid]
         try:
             info = api.inspect_container(cid)
         except Exception:
             return None
+        self._checked[cid] = self._verdict(cid, info)
+        return self._checked[cid]
+
+    def _verdict(self, cid: str, info: Mapping[str, Any]) -> str | None:
         full = str(info.get("Id") or "")
         if not full.startswith(cid) or full in self.containers:
             return None

@@ -352,3 +352,43 @@ def test_an_oversized_build_that_names_another_image_removes_only_its_own(
     assert not _gone(engine, victim)
     assert _gone(engine, _tag(marker))
     assert leftovers(engine, marker) == []
+
+
+def _size_rw(api: Any, cid: str) -> int:
+    listed = api.containers(size=True, filters={"id": cid})
+    return int(listed[0].get("SizeRw") or 0) if listed else 0
+
+
+@pytest.mark.timeout(300)
+def test_the_watchdog_measures_only_the_builds_own_step(
+    engine: Any, tmp_path: Path, tags: list[str]
+) -> None:
+    """A step that names a big container as its own gets neither it measured nor itself
+    stopped for it: the size the watchdog reads is the build's container's."""
+    api = engine.api
+    base_size = int(api.inspect_image(BASE)["Size"])
+    big = api.create_container(
+        BASE,
+        command=["sh", "-c", "head -c 64m /dev/zero > /tmp/fill && sleep 600"],
+        host_config=api.create_host_config(network_mode="none"),
+    )["Id"]
+    try:
+        api.start(big)
+        deadline = time.monotonic() + 60
+        while _size_rw(api, big) < 64 << 20:
+            assert time.monotonic() < deadline, "the big container wrote nothing"
+            time.sleep(0.2)
+        marker = _marker()
+        tags.append(_tag(marker))
+        dockerfile = f"FROM {BASE}\nRUN echo ' ---> Running in {big[:12]}' && sleep 8 # {marker}\n"
+        cap = f"{(base_size >> 20) + 32}m"
+        built = build_image(
+            context(tmp_path / "measure", dockerfile),
+            _tag(marker),
+            limits=BuildLimits(max_image=cap),
+        )
+        assert built.id == api.inspect_image(_tag(marker))["Id"]
+        assert _running(engine, big)
+    finally:
+        with contextlib.suppress(Exception):
+            api.remove_container(big, force=True)
