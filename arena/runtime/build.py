@@ -282,13 +282,18 @@ class _Owned:
 
     def container(self, api: Any, cid: str) -> str | None:
         """The full id of the build container the log calls ``cid``, or ``None`` when it
-        is not one (it existed before the build, or is not in the build's cgroup) or
-        cannot be inspected (gone). A verdict is kept: a container's answers do not
-        change; a failed look is not (the next one may succeed)."""
+        is not one (it existed before the build, is not in the build's cgroup, or does
+        not exist) or cannot be inspected now. A verdict is kept: a container's answers do
+        not change, and one the engine does not know by now never will be the build's (the
+        engine creates a step's container before the log names it); a failed look is not
+        kept (the next one may succeed)."""
         if cid in self._checked:
             return self._checked[cid]
         try:
             info = api.inspect_container(cid)
+        except _errors().NotFound:
+            self._checked[cid] = None
+            return None
         except Exception:
             return None
         self._checked[cid] = self._verdict(cid, info)
@@ -421,6 +426,7 @@ class _Watchdog(threading.Thread):
         self.cancel = cancel
         self.done = threading.Event()
         self._sizes: dict[str, int] = {}
+        self._gone: set[str] = set()  # the build's containers that have ended
 
     def run(self) -> None:
         next_size = time.monotonic() + SIZE_POLL
@@ -443,26 +449,35 @@ class _Watchdog(threading.Thread):
                     return
 
     def _step_size(self) -> int | None:
-        """What the running step's container has written plus the image it runs on; the
-        container is the log's word only once the engine confirms it is the build's
-        (:meth:`_Owned.container`): a forged id never gets another container measured."""
-        cid, owned = self.build.running, self.build.owned
-        if cid is None or owned is None:
+        """What the build's running step has written plus the image it runs on. The log
+        names the step's container, but a step can print other names after it: every
+        container the log named that the engine confirms is the build's
+        (:meth:`_Owned.container`) and that still exists is measured, and the largest
+        counts; a forged name never gets another container measured, nor hides the step's
+        own."""
+        owned = self.build.owned
+        if owned is None:
+            return None
+        ids = []
+        for cid in dict.fromkeys(list(self.build.containers)):
+            full = owned.container(self.api, cid)
+            if full is not None and full not in self._gone:
+                ids.append(full)
+        if not ids:
             return None
         try:
-            full = owned.container(self.api, cid)
-            if full is None:
-                return None
-            listed = self.api.containers(all=True, size=True, filters={"id": full})
-            if not listed:
-                return None  # the step ended meanwhile
-            rw = int(listed[0].get("SizeRw") or 0)
-            parent = str(listed[0].get("ImageID") or "")
-            if parent and parent not in self._sizes:
-                self._sizes[parent] = int(self.api.inspect_image(parent).get("Size") or 0)
+            listed = self.api.containers(all=True, size=True, filters={"id": ids})
+            found = {str(c.get("Id")): c for c in listed}
+            self._gone.update(i for i in ids if i not in found)
+            sizes = []
+            for c in found.values():
+                parent = str(c.get("ImageID") or "")
+                if parent and parent not in self._sizes:
+                    self._sizes[parent] = int(self.api.inspect_image(parent).get("Size") or 0)
+                sizes.append(int(c.get("SizeRw") or 0) + self._sizes.get(parent, 0))
         except Exception:
             return None  # the step ended meanwhile
-        return rw + self._sizes.get(parent, 0)
+        return max(sizes, default=None)
 
     def stop(self, why: str) -> None:
         self.build.stopped = why

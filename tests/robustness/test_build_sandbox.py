@@ -392,3 +392,26 @@ def test_the_watchdog_measures_only_the_builds_own_step(
     finally:
         with contextlib.suppress(Exception):
             api.remove_container(big, force=True)
+
+
+@pytest.mark.timeout(300)
+def test_a_step_that_names_another_container_is_still_stopped_past_the_image_cap(
+    engine: Any, tmp_path: Path
+) -> None:
+    marker = _marker()
+    base_size = int(engine.api.inspect_image(BASE)["Size"])
+    cap = f"{(base_size >> 20) + 32}m"
+    hide = "echo ' ---> Running in 0123456789abcdef'"
+    dockerfile = (
+        f"FROM {BASE}\nRUN {hide} && head -c 96m /dev/zero > /tmp/fill && sleep 300 # {marker}\n"
+    )
+    started = time.monotonic()
+    with pytest.raises(BuildStopped, match=r"grew past .* \(--max-image\) while a step ran"):
+        build_image(
+            context(tmp_path / "hide", dockerfile),
+            _tag(marker),
+            limits=BuildLimits(max_image=cap, timeout=40),
+        )
+    assert time.monotonic() - started < 35  # long before the timeout
+    assert _gone(engine, _tag(marker))
+    assert leftovers(engine, marker) == []
