@@ -426,7 +426,6 @@ class _Watchdog(threading.Thread):
         self.cancel = cancel
         self.done = threading.Event()
         self._sizes: dict[str, int] = {}
-        self._gone: set[str] = set()  # the build's containers that have ended
 
     def run(self) -> None:
         next_size = time.monotonic() + SIZE_POLL
@@ -458,19 +457,20 @@ class _Watchdog(threading.Thread):
         owned = self.build.owned
         if owned is None:
             return None
+        new = _listed(self.api.containers, owned.containers)
+        if new is None:
+            return None
         ids = []
-        for cid in dict.fromkeys(list(self.build.containers)):
+        for cid in _among(list(self.build.containers), new):
             full = owned.container(self.api, cid)
-            if full is not None and full not in self._gone:
+            if full is not None:
                 ids.append(full)
         if not ids:
             return None
         try:
             listed = self.api.containers(all=True, size=True, filters={"id": ids})
-            found = {str(c.get("Id")): c for c in listed}
-            self._gone.update(i for i in ids if i not in found)
             sizes = []
-            for c in found.values():
+            for c in listed:
                 parent = str(c.get("ImageID") or "")
                 if parent and parent not in self._sizes:
                     self._sizes[parent] = int(self.api.inspect_image(parent).get("Size") or 0)
@@ -671,7 +671,7 @@ def _clean_up(api: Any, build: _Build, tag: str | None, wait: float = 20.0) -> N
     if owned is None:  # nothing was sent
         return
     deadline = time.monotonic() + wait
-    for cid in build.containers:
+    for cid in _among(build.containers, _listed(api.containers, owned.containers)):
         while True:
             full = owned.container(api, cid)
             if full is None:
@@ -693,12 +693,33 @@ def _clean_up(api: Any, build: _Build, tag: str | None, wait: float = 20.0) -> N
     created = list(build.created)
     if build.stopped is not None:
         created += _orphans(api, build.containers, created, owned)
-    for image in reversed(created):
+    for image in reversed(_among(created, _listed(api.images, owned.images))):
         full = owned.image(api, image, build.containers)
         if full is None:
             continue
         with contextlib.suppress(errors.NotFound, errors.APIError):
             api.remove_image(full, noprune=True)
+
+
+def _listed(list_them: Callable[..., Any], before: frozenset[str]) -> set[str] | None:
+    """The ids the engine lists now that it did not when the build started (``None`` if
+    it cannot list them: then every name is looked at)."""
+    try:
+        found = list_them(all=True, quiet=True)
+    except Exception:
+        return None
+    return {str(x["Id"] if isinstance(x, Mapping) else x) for x in found} - before
+
+
+def _among(names: list[str], new: set[str] | None) -> list[str]:
+    """The names the log gave (ids or their prefixes), once each and in order, of those
+    that may be among the ``new`` ids: a step that prints a flood of made-up names costs
+    a set lookup each, not a call to the engine each."""
+    unique = list(dict.fromkeys(names))
+    if new is None:
+        return unique
+    short = {i.removeprefix("sha256:")[:12] for i in new}
+    return [n for n in unique if n.removeprefix("sha256:")[:12] in short]
 
 
 def _orphans(api: Any, containers: list[str], known: list[str], owned: _Owned) -> list[str]:

@@ -415,3 +415,22 @@ def test_a_step_that_names_another_container_is_still_stopped_past_the_image_cap
     assert time.monotonic() - started < 35  # long before the timeout
     assert _gone(engine, _tag(marker))
     assert leftovers(engine, marker) == []
+
+
+@pytest.mark.timeout(300)
+def test_a_flood_of_made_up_names_does_not_hold_up_the_clean_up(
+    engine: Any, tmp_path: Path
+) -> None:
+    marker = _marker()
+    name = "secrets.token_hex(6)"
+    flood = (
+        f'python3 -c "import secrets; [print(chr(10).join(('
+        f"' ---> Running in ' + {name}, ' ---> ' + {name}))) for _ in range(20000)]\""
+    )
+    dockerfile = f"FROM {BASE}\nRUN echo {marker} > /tmp/a\nRUN {flood} && exit 1 # {marker}\n"
+    started = time.monotonic()
+    with pytest.raises(ArenaError, match="non-zero code: 1"):
+        build_image(context(tmp_path / "flood", dockerfile), _tag(marker))
+    took = time.monotonic() - started
+    assert leftovers(engine, marker) == []
+    assert took < 20, f"{took:.1f} s"
