@@ -45,6 +45,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from arena.errors import ArenaError, UsageProblem
 from arena.runtime.bases import (
@@ -313,7 +314,7 @@ class _Owned:
         the container it was committed from, one the build's log named and that did not
         exist before) and nothing else uses its name (no tag); ``None`` otherwise."""
         try:
-            info = api.inspect_image(iid)
+            info = _image_with_source(api, iid)
         except Exception:
             return None
         full = str(info.get("Id") or "")
@@ -325,6 +326,25 @@ class _Owned:
         if not source or source in self.containers:
             return None
         return full if any(source.startswith(c) for c in containers) else None
+
+
+_SOURCE_API = (1, 44)  # the last API version whose image inspect names the source container
+
+
+def _image_with_source(api: Any, iid: str) -> Mapping[str, Any]:
+    """The engine's inspect of an image with its ``Container`` (the container it was
+    committed from): engines speaking API 1.45 or later leave the field out unless asked
+    through an older version, so they are asked through 1.44."""
+    try:
+        major, minor = (int(x) for x in str(api.api_version).split(".")[:2])
+    except ValueError:
+        major, minor = _SOURCE_API
+    if (major, minor) <= _SOURCE_API:
+        return dict(api.inspect_image(iid))
+    version = ".".join(str(x) for x in _SOURCE_API)
+    resp = api.get(f"{api.base_url}/v{version}/images/{quote(iid, safe=':')}/json")
+    resp.raise_for_status()
+    return dict(resp.json())
 
 
 # ---------------------------------------------------------------------------- the log
@@ -736,7 +756,7 @@ def _orphans(api: Any, containers: list[str], known: list[str], owned: _Owned) -
                 continue
             if any(iid.removeprefix("sha256:").startswith(k) for k in known):
                 continue
-            cid = str(api.inspect_image(iid).get("Container") or "")
+            cid = str(_image_with_source(api, iid).get("Container") or "")
             if any(cid.startswith(c) for c in ours):
                 found.append(iid)
     return found
