@@ -21,6 +21,14 @@ timeout or whose running step writes more than the image cap, by closing the con
 oversized build leaves nothing behind: its containers are gone and the images it created
 (intermediate layers, the tag) are removed. Images are identified by their id
 (``sha256:…``), which is what the registry records: a tag may move, the id does not.
+
+The log names the build's containers and images, but a step's own output is in the log
+too and can print the same lines: what the log names is only a candidate, checked against
+the engine (:class:`_Owned`) before the build removes or measures it. Whatever existed when
+the build started is never touched; an image is removed only if the engine says it was
+committed from one of the build's containers and it has no tag; a container only if it was
+created after the build started, in the build's cgroup. The built image's id is the one the
+engine reports at the end of the stream (``aux``), never a line of the log.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from arena.errors import ArenaError, UsageProblem
 from arena.runtime.bases import (
@@ -254,6 +263,90 @@ def _only_our_bases(path: Path, text: str, args: Mapping[str, str]) -> None:
         )
 
 
+# ---------------------------------------------------------------------------- ownership
+@dataclass
+class _Owned:
+    """What the engine held when the build started, to tell the build's own containers
+    and images from those its log merely names (a step can print ``---> Running in <id>``
+    or ``---> <id>`` for anything it has learnt the id of)."""
+
+    containers: frozenset[str]  # full ids of every container at the start
+    images: frozenset[str]  # full ids (sha256:…) of every image at the start
+    cgroup_parent: str | None  # the build containers' parent cgroup, when there is one
+    _checked: dict[str, str | None] = field(default_factory=dict)
+
+    @classmethod
+    def snapshot(cls, api: Any, cgroup_parent: str | None) -> _Owned:
+        containers = frozenset(str(c["Id"]) for c in api.containers(all=True, quiet=True))
+        images = frozenset(str(i) for i in api.images(all=True, quiet=True))
+        return cls(containers, images, cgroup_parent)
+
+    def container(self, api: Any, cid: str) -> str | None:
+        """The full id of the build container the log calls ``cid``, or ``None`` when it
+        is not one (it existed before the build, is not in the build's cgroup, or does
+        not exist) or cannot be inspected now. A verdict is kept: a container's answers do
+        not change, and one the engine does not know by now never will be the build's (the
+        engine creates a step's container before the log names it); a failed look is not
+        kept (the next one may succeed)."""
+        if cid in self._checked:
+            return self._checked[cid]
+        try:
+            info = api.inspect_container(cid)
+        except _errors().NotFound:
+            self._checked[cid] = None
+            return None
+        except Exception:
+            return None
+        self._checked[cid] = self._verdict(cid, info)
+        return self._checked[cid]
+
+    def _verdict(self, cid: str, info: Mapping[str, Any]) -> str | None:
+        full = str(info.get("Id") or "")
+        if not full.startswith(cid) or full in self.containers:
+            return None
+        parent = str((info.get("HostConfig") or {}).get("CgroupParent") or "")
+        if self.cgroup_parent is not None and parent != self.cgroup_parent:
+            return None
+        return full
+
+    def image(self, api: Any, iid: str, containers: list[str]) -> str | None:
+        """The full id of the image ``iid`` if this build committed it (the engine records
+        the container it was committed from, one the build's log named and that did not
+        exist before) and nothing else uses its name (no tag); ``None`` otherwise."""
+        try:
+            info = _image_with_source(api, iid)
+        except Exception:
+            return None
+        full = str(info.get("Id") or "")
+        if not full.removeprefix("sha256:").startswith(iid.removeprefix("sha256:")):
+            return None
+        if full in self.images or info.get("RepoTags"):
+            return None
+        source = str(info.get("Container") or "")
+        if not source or source in self.containers:
+            return None
+        return full if any(source.startswith(c) for c in containers) else None
+
+
+_SOURCE_API = (1, 44)  # the last API version whose image inspect names the source container
+
+
+def _image_with_source(api: Any, iid: str) -> Mapping[str, Any]:
+    """The engine's inspect of an image with its ``Container`` (the container it was
+    committed from): engines speaking API 1.45 or later leave the field out unless asked
+    through an older version, so they are asked through 1.44."""
+    try:
+        major, minor = (int(x) for x in str(api.api_version).split(".")[:2])
+    except ValueError:
+        major, minor = _SOURCE_API
+    if (major, minor) <= _SOURCE_API:
+        return dict(api.inspect_image(iid))
+    version = ".".join(str(x) for x in _SOURCE_API)
+    resp = api.get(f"{api.base_url}/v{version}/images/{quote(iid, safe=':')}/json")
+    resp.raise_for_status()
+    return dict(resp.json())
+
+
 # ---------------------------------------------------------------------------- the log
 @dataclass
 class _Build:
@@ -268,6 +361,7 @@ class _Build:
     image_id: str | None = None
     error: str | None = None
     stopped: str | None = None  # why the watchdog stopped the build
+    owned: _Owned | None = None  # what the engine held at the start (see _Owned)
     _step: str = ""
     _cached: bool = False
     _pending: str = ""
@@ -374,17 +468,36 @@ class _Watchdog(threading.Thread):
                     return
 
     def _step_size(self) -> int | None:
-        cid, parent = self.build.running, self.build.last_image
-        if cid is None:
+        """What the build's running step has written plus the image it runs on. The log
+        names the step's container, but a step can print other names after it: every
+        container the log named that the engine confirms is the build's
+        (:meth:`_Owned.container`) and that still exists is measured, and the largest
+        counts; a forged name never gets another container measured, nor hides the step's
+        own."""
+        owned = self.build.owned
+        if owned is None:
+            return None
+        new = _listed(self.api.containers, owned.containers)
+        if new is None:
+            return None
+        ids = []
+        for cid in _among(list(self.build.containers), new):
+            full = owned.container(self.api, cid)
+            if full is not None:
+                ids.append(full)
+        if not ids:
             return None
         try:
-            listed = self.api.containers(all=True, size=True, filters={"id": cid})
-            rw = int(listed[0].get("SizeRw") or 0) if listed else 0
-            if parent and parent not in self._sizes:
-                self._sizes[parent] = int(self.api.inspect_image(parent).get("Size") or 0)
+            listed = self.api.containers(all=True, size=True, filters={"id": ids})
+            sizes = []
+            for c in listed:
+                parent = str(c.get("ImageID") or "")
+                if parent and parent not in self._sizes:
+                    self._sizes[parent] = int(self.api.inspect_image(parent).get("Size") or 0)
+                sizes.append(int(c.get("SizeRw") or 0) + self._sizes.get(parent, 0))
         except Exception:
             return None  # the step ended meanwhile
-        return rw + self._sizes.get(parent or "", 0)
+        return max(sizes, default=None)
 
     def stop(self, why: str) -> None:
         self.build.stopped = why
@@ -460,6 +573,10 @@ def build_image(
     if cancel is not None and cancel.is_set():
         raise BuildStopped(f"building {plan.context} as {tag} was stopped: it was cancelled")
     try:
+        try:
+            build.owned = _Owned.snapshot(api, pids.parent)
+        except Exception as e:
+            raise DockerUnavailable(f"Docker is not available: {_reason(e)}") from e
         with archive(context) as tar:
             try:
                 resp = api.post(
@@ -507,6 +624,8 @@ def build_image(
             f"building {plan.context} as {tag} failed: {why}\n"
             f"--- last {len(build.tail)} lines of the build log ---\n{log_tail}"
         )
+    # the engine's own word (the stream's aux message), never a line of the log; without
+    # it, the random tag only this build could have set
     image = build.image_id or image_id_of(tag, client=client)
     try:
         size = int(api.inspect_image(image).get("Size") or 0)
@@ -565,34 +684,65 @@ def _explain_step(error: str, build: _Build, limits: BuildLimits) -> str:
 def _clean_up(api: Any, build: _Build, tag: str | None, wait: float = 20.0) -> None:
     """Remove what a failed or stopped build left: its containers (the engine removes them
     on cancellation; those still there at the deadline are forced), then the images it
-    committed, newest first, and its tag."""
+    committed, newest first, and its tag. Only what the engine confirms is the build's own
+    (:class:`_Owned`): the log's lines are a step's to print."""
     errors = _errors()
+    owned = build.owned
+    if owned is None:  # nothing was sent
+        return
     deadline = time.monotonic() + wait
-    for cid in build.containers:
+    for cid in _among(build.containers, _listed(api.containers, owned.containers)):
         while True:
+            full = owned.container(api, cid)
+            if full is None:
+                break
             try:
-                api.inspect_container(cid)
+                api.inspect_container(full)
             except errors.NotFound:
                 break
             except Exception:
                 break
             if time.monotonic() > deadline:
                 with contextlib.suppress(Exception):
-                    api.remove_container(cid, force=True)
+                    api.remove_container(full, force=True)
                 break
             time.sleep(0.1)
-    created = list(build.created)
-    if build.stopped is not None:
-        created += _orphans(api, build.containers, created)
     if tag is not None:
         with contextlib.suppress(Exception):
             api.remove_image(tag, noprune=True)
-    for image in reversed(created):
+    created = list(build.created)
+    if build.stopped is not None:
+        created += _orphans(api, build.containers, created, owned)
+    for image in reversed(_among(created, _listed(api.images, owned.images))):
+        full = owned.image(api, image, build.containers)
+        if full is None:
+            continue
         with contextlib.suppress(errors.NotFound, errors.APIError):
-            api.remove_image(image, noprune=True)
+            api.remove_image(full, noprune=True)
 
 
-def _orphans(api: Any, containers: list[str], known: list[str]) -> list[str]:
+def _listed(list_them: Callable[..., Any], before: frozenset[str]) -> set[str] | None:
+    """The ids the engine lists now that it did not when the build started (``None`` if
+    it cannot list them: then every name is looked at)."""
+    try:
+        found = list_them(all=True, quiet=True)
+    except Exception:
+        return None
+    return {str(x["Id"] if isinstance(x, Mapping) else x) for x in found} - before
+
+
+def _among(names: list[str], new: set[str] | None) -> list[str]:
+    """The names the log gave (ids or their prefixes), once each and in order, of those
+    that may be among the ``new`` ids: a step that prints a flood of made-up names costs
+    a set lookup each, not a call to the engine each."""
+    unique = list(dict.fromkeys(names))
+    if new is None:
+        return unique
+    short = {i.removeprefix("sha256:")[:12] for i in new}
+    return [n for n in unique if n.removeprefix("sha256:")[:12] in short]
+
+
+def _orphans(api: Any, containers: list[str], known: list[str], owned: _Owned) -> list[str]:
     """Images committed from this build's containers that the log did not get to report
     (a step that finished just as the build was cut off)."""
     if not containers:
@@ -602,9 +752,11 @@ def _orphans(api: Any, containers: list[str], known: list[str]) -> list[str]:
     with contextlib.suppress(Exception):
         for img in api.images(all=True, filters={"dangling": True}):
             iid = str(img.get("Id", ""))
+            if iid in owned.images:
+                continue
             if any(iid.removeprefix("sha256:").startswith(k) for k in known):
                 continue
-            cid = str(api.inspect_image(iid).get("Container") or "")
+            cid = str(_image_with_source(api, iid).get("Container") or "")
             if any(cid.startswith(c) for c in ours):
                 found.append(iid)
     return found

@@ -254,3 +254,183 @@ def test_a_submit_terminated_mid_build_leaves_nothing_behind(engine: Any, tmp_pa
             proc.kill()
     assert proc.returncode == 130 and "Traceback" not in err, (proc.returncode, err)
     assert leftovers(engine, marker) == []  # its images, the random build tag's included
+
+
+# ------------------------------------------------------------------ what the log names
+# A step's output is part of the build log: it can print the lines the arena reads to
+# know the build's containers and images (" ---> Running in <id>", " ---> <id>",
+# "Successfully built <id>"). These builds name others' and must not touch them.
+
+
+@pytest.fixture
+def bystander(engine: Any) -> Iterator[str]:
+    """An unrelated running container (a game's bot, another build): its full id."""
+    api = engine.api
+    made = api.create_container(
+        BASE,
+        command=["sleep", "600"],
+        host_config=api.create_host_config(network_mode="none"),
+        labels={"flip7-test": "bystander"},
+    )
+    cid = str(made["Id"])
+    try:
+        api.start(cid)
+        yield cid
+    finally:
+        with contextlib.suppress(Exception):
+            api.remove_container(cid, force=True)
+
+
+@pytest.fixture
+def victim(engine: Any, tmp_path: Path, tags: list[str]) -> str:
+    """Another bot's image, tagged as a registered bot's is: its full id."""
+    marker = _marker()
+    tags.append(_tag(marker))
+    ctx = context(tmp_path / "victim", f"FROM {BASE}\nRUN echo {marker} > /tmp/victim\n")
+    return build_image(ctx, _tag(marker)).id
+
+
+def _short(full: str) -> str:
+    return full.removeprefix("sha256:")[:12]
+
+
+def _running(client: Any, cid: str) -> bool:
+    try:
+        return bool(client.api.inspect_container(cid)["State"]["Running"])
+    except Exception:
+        return False
+
+
+@pytest.mark.timeout(300)
+def test_a_failing_build_that_names_others_containers_and_images_removes_neither(
+    engine: Any, tmp_path: Path, bystander: str, victim: str
+) -> None:
+    marker = _marker()
+    forged = f"echo ' ---> Running in {_short(bystander)}' && echo ' ---> {_short(victim)}'"
+    dockerfile = f"FROM {BASE}\nRUN {forged} && exit 1 # {marker}\n"
+    ctx = context(tmp_path / "forge", dockerfile)
+    started = time.monotonic()
+    with pytest.raises(ArenaError, match="non-zero code: 1"):
+        build_image(ctx, _tag(marker))
+    took = time.monotonic() - started
+    assert _running(engine, bystander)
+    assert _short(victim) in [_short(str(i)) for i in engine.api.images(all=True, quiet=True)]
+    assert took < 15, f"{took:.1f} s: it waited for a container that is not the build's"
+    assert _gone(engine, _tag(marker))
+    assert leftovers(engine, marker) == []  # the build's own leftovers are still removed
+
+
+@pytest.mark.timeout(300)
+def test_a_build_that_prints_another_images_id_last_is_built_with_its_own(
+    engine: Any, tmp_path: Path, tags: list[str], victim: str
+) -> None:
+    marker = _marker()
+    tags.append(_tag(marker))
+    v = _short(victim)
+    dockerfile = f"FROM {BASE}\nRUN echo 'Successfully built {v}' && echo ' ---> {v}' # {marker}\n"
+    built = build_image(context(tmp_path / "last", dockerfile), _tag(marker))
+    assert built.id != victim
+    assert built.id == engine.api.inspect_image(_tag(marker))["Id"]
+    assert not _gone(engine, victim)
+
+
+@pytest.mark.timeout(300)
+def test_an_oversized_build_that_names_another_image_removes_only_its_own(
+    engine: Any, tmp_path: Path, victim: str
+) -> None:
+    marker = _marker()
+    base_size = int(engine.api.inspect_image(BASE)["Size"])
+    cap = f"{(base_size >> 20) + 32}m"
+    v = _short(victim)
+    dockerfile = (
+        f"FROM {BASE}\nRUN head -c 64m /dev/urandom > /tmp/fill && echo ' ---> {v}' # {marker}\n"
+    )
+    with pytest.raises(BuildStopped, match=r"over the cap of .* \(--max-image\)|grew past"):
+        build_image(
+            context(tmp_path / "fat", dockerfile), _tag(marker), limits=BuildLimits(max_image=cap)
+        )
+    assert not _gone(engine, victim)
+    assert _gone(engine, _tag(marker))
+    assert leftovers(engine, marker) == []
+
+
+def _size_rw(api: Any, cid: str) -> int:
+    listed = api.containers(size=True, filters={"id": cid})
+    return int(listed[0].get("SizeRw") or 0) if listed else 0
+
+
+@pytest.mark.timeout(300)
+def test_the_watchdog_measures_only_the_builds_own_step(
+    engine: Any, tmp_path: Path, tags: list[str]
+) -> None:
+    """A step that names a big container as its own gets neither it measured nor itself
+    stopped for it: the size the watchdog reads is the build's container's."""
+    api = engine.api
+    base_size = int(api.inspect_image(BASE)["Size"])
+    big = api.create_container(
+        BASE,
+        command=["sh", "-c", "head -c 64m /dev/zero > /tmp/fill && sleep 600"],
+        host_config=api.create_host_config(network_mode="none"),
+    )["Id"]
+    try:
+        api.start(big)
+        deadline = time.monotonic() + 60
+        while _size_rw(api, big) < 64 << 20:
+            assert time.monotonic() < deadline, "the big container wrote nothing"
+            time.sleep(0.2)
+        marker = _marker()
+        tags.append(_tag(marker))
+        dockerfile = f"FROM {BASE}\nRUN echo ' ---> Running in {big[:12]}' && sleep 8 # {marker}\n"
+        cap = f"{(base_size >> 20) + 32}m"
+        built = build_image(
+            context(tmp_path / "measure", dockerfile),
+            _tag(marker),
+            limits=BuildLimits(max_image=cap),
+        )
+        assert built.id == api.inspect_image(_tag(marker))["Id"]
+        assert _running(engine, big)
+    finally:
+        with contextlib.suppress(Exception):
+            api.remove_container(big, force=True)
+
+
+@pytest.mark.timeout(300)
+def test_a_step_that_names_another_container_is_still_stopped_past_the_image_cap(
+    engine: Any, tmp_path: Path
+) -> None:
+    marker = _marker()
+    base_size = int(engine.api.inspect_image(BASE)["Size"])
+    cap = f"{(base_size >> 20) + 32}m"
+    hide = "echo ' ---> Running in 0123456789abcdef'"
+    dockerfile = (
+        f"FROM {BASE}\nRUN {hide} && head -c 96m /dev/zero > /tmp/fill && sleep 300 # {marker}\n"
+    )
+    started = time.monotonic()
+    with pytest.raises(BuildStopped, match=r"grew past .* \(--max-image\) while a step ran"):
+        build_image(
+            context(tmp_path / "hide", dockerfile),
+            _tag(marker),
+            limits=BuildLimits(max_image=cap, timeout=40),
+        )
+    assert time.monotonic() - started < 35  # long before the timeout
+    assert _gone(engine, _tag(marker))
+    assert leftovers(engine, marker) == []
+
+
+@pytest.mark.timeout(300)
+def test_a_flood_of_made_up_names_does_not_hold_up_the_clean_up(
+    engine: Any, tmp_path: Path
+) -> None:
+    marker = _marker()
+    name = "secrets.token_hex(6)"
+    flood = (
+        f'python3 -c "import secrets; [print(chr(10).join(('
+        f"' ---> Running in ' + {name}, ' ---> ' + {name}))) for _ in range(20000)]\""
+    )
+    dockerfile = f"FROM {BASE}\nRUN echo {marker} > /tmp/a\nRUN {flood} && exit 1 # {marker}\n"
+    started = time.monotonic()
+    with pytest.raises(ArenaError, match="non-zero code: 1"):
+        build_image(context(tmp_path / "flood", dockerfile), _tag(marker))
+    took = time.monotonic() - started
+    assert leftovers(engine, marker) == []
+    assert took < 20, f"{took:.1f} s"
