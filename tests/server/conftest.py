@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serverkit import Server, free_port
@@ -33,3 +34,27 @@ def docker_engine() -> object:
     client = docker_client("build uploaded bots")
     with_base_image(client, "build uploaded bots")
     return client
+
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's; never a browser Playwright downloads
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium driven by Playwright, one per test module (skips locally without it;
+    fails under CI)."""
+    from hostkit import unavailable
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("playwright is not installed", "run the browser tests")
+    if not CHROMIUM.exists():
+        unavailable("no /usr/bin/chromium", "run the browser tests")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

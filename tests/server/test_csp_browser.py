@@ -19,14 +19,11 @@ from typing import Any
 
 import httpx
 import pytest
-from hostkit import UNDER_CI
 from serverkit import add_user, wait_for
 from sqlalchemy import create_engine, text
 
 from arena.report.site import slug
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 DESKTOP = {"width": 1280, "height": 900}
 # every violation of the page's policy, reported by the browser to the page itself
 RECORD_VIOLATIONS = """
@@ -35,26 +32,6 @@ document.addEventListener("securitypolicyviolation", function (e) {
   window.__violations.push(e.violatedDirective + " " + (e.blockedURI || "inline"));
 });
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if UNDER_CI:
-            pytest.fail("playwright is not installed: CI must run the browser tests")
-        pytest.skip("playwright is not installed")
-    if not CHROMIUM.exists():
-        if UNDER_CI:
-            pytest.fail("no /usr/bin/chromium: CI must run the browser tests")
-        pytest.skip("no /usr/bin/chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 class Watched:

@@ -48,27 +48,9 @@ KITS = {  # kit -> its folder (the Python kit's bots are one folder each)
     "java": EXAMPLES / "java",
     "ruby": EXAMPLES / "ruby",
 }
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 DESKTOP = {"width": 1280, "height": 900}
 FINAL = {"passed", "failed", "cancelled", "canceled"}  # a build that is over
 BUILD_DEADLINE = 900.0  # seconds for an upload to be built and checked
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright is not installed", "run the browser tests")
-    if not CHROMIUM.exists():
-        unavailable("no /usr/bin/chromium", "run the browser tests")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")

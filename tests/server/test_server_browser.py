@@ -14,13 +14,11 @@ import re
 import tarfile
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from hostkit import UNDER_CI
 from serverkit import add_user, wait_for
 from sqlalchemy import create_engine, text
 
@@ -28,30 +26,8 @@ from arena.report.site import slug
 
 ROOT = Path(__file__).resolve().parents[2]
 EV = ROOT / "bots" / "examples" / "python" / "ev"
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if UNDER_CI:
-            pytest.fail("playwright is not installed: CI must run the browser tests")
-        pytest.skip("playwright is not installed")
-    if not CHROMIUM.exists():
-        if UNDER_CI:
-            pytest.fail("no /usr/bin/chromium: CI must run the browser tests")
-        pytest.skip("no /usr/bin/chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 class Watched:
